@@ -1,0 +1,95 @@
+"""Typed errors. Every message says what went wrong, where, and how to fix it.
+
+The CLI prints ``str(error)`` on one line and exits non-zero; the GUI shows it in a
+dialog. Library code raises these and never prints or exits.
+"""
+
+from __future__ import annotations
+
+
+class LitLensWarning(UserWarning):
+    """A warning LitLens itself raises (turned into an error in the test suite)."""
+
+
+class LitLensError(Exception):
+    """Base of every error a user can cause and fix."""
+
+    exit_code = 2
+
+
+class InputFileError(LitLensError):
+    """A book or data file cannot be read as what it claims to be."""
+
+    def __init__(self, path: object, problem: str, fix: str):
+        self.path = str(path)
+        self.problem = problem
+        self.fix = fix
+        super().__init__(f"{self.path}: {problem}. {fix}")
+
+
+class EmptyInputError(InputFileError):
+    pass
+
+
+class BinaryInputError(InputFileError):
+    pass
+
+
+class EncodingDetectionError(InputFileError):
+    pass
+
+
+class InputTooLargeError(InputFileError):
+    pass
+
+
+class EpubError(InputFileError):
+    pass
+
+
+class NoQuotationsWarning(LitLensWarning):
+    pass
+
+
+class DataFormatError(LitLensError):
+    """A row or line of a data file (CSV, JSON, JSONL) is malformed."""
+
+    def __init__(self, path: object, line: int | None, problem: str, fix: str = ""):
+        self.path = str(path)
+        self.line = line
+        self.problem = problem
+        where = f"{self.path}:{line}" if line is not None else self.path
+        super().__init__(f"{where}: {problem}" + (f". {fix}" if fix else ""))
+
+
+class ProjectError(LitLensError):
+    """The project file cannot be opened or written."""
+
+    def __init__(self, path: object, problem: str, fix: str):
+        self.path = str(path)
+        super().__init__(f"{path}: {problem}. {fix}")
+
+
+class NotAProjectError(ProjectError):
+    pass
+
+
+class ProjectLockedError(ProjectError):
+    pass
+
+
+class DiskFullError(ProjectError):
+    pass
+
+
+class BookNotFoundError(LitLensError):
+    pass
+
+
+class Cancelled(LitLensError):
+    """The user cancelled a long operation; nothing was stored."""
+
+    exit_code = 130
+
+    def __init__(self, what: str = "operation"):
+        super().__init__(f"{what} cancelled; nothing was changed")
