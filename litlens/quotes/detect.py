@@ -1,0 +1,582 @@
+"""Detect quotations of direct speech and type them like PDNC.
+
+The stages, each a small function over plain offsets:
+
+1. **Style.** :func:`quote_style` decides per book whether dialogue is in double quotes
+   (straight ``"`` or curly ``“ ”``) or single quotes (``' '`` or ``‘ ’``, British style),
+   by counting the paragraphs that open with each kind of mark.
+2. **Segments.** Each paragraph is scanned for quote marks. Straight double quotes
+   alternate; curly ones say which way they face (an opening mark inside an open
+   quotation closes it: the closing mark was missing). In single-quote style an
+   apostrophe is told from a quote mark by its neighbours (``don't``, ``o'clock``,
+   ``'tis``, ``the Bennets' house``, ``goin' home``, ``comin'?'``): a closing candidate
+   followed by a lower-case word that is no speech cue is kept in reserve and only used
+   when the paragraph would otherwise end inside the quotation, or when another
+   quotation opens. Marks of the other style are nested quotations and stay inside
+   their outer quotation.
+3. **Paragraph runs.** A quotation still open at the end of its paragraph continues
+   into the next paragraph when that opens with a quote mark (the printer's convention
+   for a long speech); otherwise it is closed at the paragraph's end (recovery from an
+   unbalanced mark). PDNC annotates each paragraph of such a run as its own quotation,
+   and so does :func:`detect_quotations` unless ``join_paragraphs=True`` (then one
+   quotation with one span per paragraph).
+4. **Interrupted speech.** Two quoted segments of one paragraph are one quotation with
+   two spans (PDNC's sub-quotations) when the narration between them is one clause
+   with a speech cue and the first segment does not end with a full stop
+   (``"Well," said he, "I think…"``), or when there is no cue but the first segment
+   ends with a comma. A full sentence of narration between them, or a second speaker
+   introduced after the cue ("said the King; and the Rabbit called out,"), separates
+   them; in ``"A," said X. "B," he said. "C."`` each cue tags its own quotation.
+5. **Not speech.** PDNC does not annotate: titles, scare quotes and quoted words inside
+   narration (``the "Coach and Horses" steps``); quoted verse and verse or letters set
+   off by indentation; reported speech in quote marks ("He was afraid they should
+   have a very bad drive"); written or imagined words ("the telegram read: "..."",
+   "a smile which seemed to say, "...""). These are dropped.
+6. **Types** come from the cue found by :mod:`litlens.quotes.types`: between the
+   sub-quotations, else right after the quotation, else right before it (or at the end
+   of the previous paragraph when that introduces it, "Elizabeth said:").
+
+Spans exclude the quote marks and surrounding whitespace, like PDNC's ``quoteByteSpans``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Literal
+
+from litlens.model import Chapter, EntityMention, Paragraph, Quotation
+from litlens.quotes.types import (
+    SPEECH_NOUNS,
+    Cue,
+    Names,
+    clause_start,
+    cue_after,
+    cue_before,
+    is_speech_verb,
+)
+
+Style = Literal["double", "single"]
+
+DOUBLE_MARKS = '"“”„'
+SINGLE_MARKS = "'‘’"
+_DOUBLE_OPEN = "“„"
+_DOUBLE_CLOSE = "”"
+# Punctuation a quotation can open after / close before.
+_OPENS_AFTER = set("([{—–-_*/:;,")
+_CLOSES_BEFORE = set(".,;:!?)]}—–-_*…")
+# Words written with a leading apostrophe ('tis, 'em) — never an opening quote mark.
+_ELISIONS = frozenset(
+    """tis twas twere twill twould twouldn twasn twon twixt tween em im er ere ave ow
+    un uns cause cos bout round fore neath gainst nother ud ll d s re ve m t n
+    mongst midst prentice taint tother""".split()
+)
+_ABBREV_END = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|St|Mme|Mlle|Messrs|Col|Capt|Gen|Lieut|Rev|Prof|Sr|Jr|No|Mt|[A-Z])\.$")
+_SENT_BREAK = re.compile(r"[.!?]+[)\]]*\s+(?=[\"“‘'(_]*[A-Z0-9])")
+# Lower-case words that may follow a closing quote mark directly ('No' she said).
+_CUE_WORDS = frozenset("he she i they we you it his her and as".split())
+
+
+@dataclass
+class _Seg:
+    para: int  # index into the paragraphs list
+    start: int  # first character of the content (after the mark)
+    end: int  # end of the content (before the closing mark or the paragraph's end)
+    open_mark: int | None  # offset of the opening mark (None: the paragraph began inside)
+    close_mark: int | None  # offset of the closing mark (None: open at the paragraph's end)
+    carried: bool = False  # the quotation continues in the next paragraph
+    reserve: int | None = None  # single style: an apostrophe-like mark that may close it
+
+
+def _letter(ch: str | None) -> bool:
+    return ch is not None and ch.isalpha()
+
+
+def quote_style(text: str, paragraphs: Sequence[Paragraph]) -> Style:
+    """``"single"`` when the book writes dialogue in single quotes, else ``"double"``.
+
+    Counts the paragraphs that open with a double mark against those that open with a
+    single one (``'tis`` and other elisions excluded); when no paragraph opens with a
+    quote mark, compares the number of double marks with the number of single marks in
+    opening position.
+    """
+    n_double = n_single = 0
+    for p in paragraphs:
+        ch = text[p.start]
+        if ch in DOUBLE_MARKS:
+            n_double += 1
+        elif ch in "'‘" and not _is_elision(text, p.start, p.end):
+            n_single += 1
+    if n_double or n_single:
+        return "single" if n_single > n_double else "double"
+    doubles = sum(text.count(c) for c in DOUBLE_MARKS)
+    singles = 0
+    for m in re.finditer(r"(?:^|(?<=[\s(\[—–-]))['‘](?=[^\W\d_])", text):
+        if not _is_elision(text, m.start(), len(text)):
+            singles += 1
+    return "single" if singles > doubles else "double"
+
+
+def _is_elision(text: str, pos: int, limit: int) -> bool:
+    m = re.match(r"[^\W\d_]+", text[pos + 1 : min(limit, pos + 12)])
+    if m is None:
+        return pos + 1 < limit and text[pos + 1].isdigit()  # '45, '90s
+    return m.group().lower() in _ELISIONS
+
+
+# --------------------------------------------------------------------------- segments
+
+
+def _double_segments(text: str, p: Paragraph, pi: int) -> tuple[list[_Seg], bool]:
+    """Segments of one paragraph in double-quote style; the flag says it ends inside."""
+    segs: list[_Seg] = []
+    open_at: int | None = None
+    for m in re.finditer(r'["“”„]', text[p.start : p.end]):
+        i = p.start + m.start()
+        ch = m.group()
+        if open_at is None:
+            if ch == _DOUBLE_CLOSE:
+                continue  # a stray closing mark
+            open_at = i
+            continue
+        if ch in _DOUBLE_OPEN:
+            # An opening mark inside a quotation: the closing mark is missing. Close the
+            # open quotation at the mark and start again.
+            segs.append(_Seg(pi, open_at + 1, i, open_at, None))
+            open_at = i
+            continue
+        segs.append(_Seg(pi, open_at + 1, i, open_at, i))
+        open_at = None
+    inside = open_at is not None
+    if inside:
+        segs.append(_Seg(pi, open_at + 1, p.end, open_at, None))  # type: ignore[operator]
+    return segs, inside
+
+
+def _single_candidates(text: str, p: Paragraph) -> list[tuple[int, bool, bool, bool]]:
+    """(offset, opens, closes, doubtful) for every single mark that may be a quote mark."""
+    out = []
+    for m in re.finditer(r"['‘’]", text[p.start : p.end]):
+        i = p.start + m.start()
+        ch = m.group()
+        prev = text[i - 1] if i > p.start else None
+        nxt = text[i + 1] if i + 1 < p.end else None
+        if _letter(prev) and _letter(nxt):
+            continue  # don't, o'clock, Bennet's
+        if prev is not None and prev.isdigit() and (nxt is None or not nxt.isalnum()):
+            continue  # 5' (feet)
+        opens = (prev is None or prev.isspace() or prev in _OPENS_AFTER or prev in DOUBLE_MARKS) and (
+            nxt is not None and not nxt.isspace()
+        )
+        closes = (nxt is None or nxt.isspace() or nxt in _CLOSES_BEFORE or nxt in DOUBLE_MARKS) and (
+            prev is not None and not prev.isspace()
+        )
+        if ch == "‘":
+            closes = closes and not opens
+            opens = opens or not closes
+        elif ch == "’" and opens and not closes and _is_elision(text, i, p.end):
+            continue  # ’tis written with a right quote: an elision, not a quotation
+        if opens and _is_elision(text, i, p.end):
+            opens = False
+        doubtful = False
+        if closes and _letter(prev):
+            # goin' home / the Bennets' house: a lower-case word follows that is no cue.
+            w = re.match(r"\s+([^\W\d_]+)", text[i + 1 : min(p.end, i + 30)])
+            if w and w.group(1)[0].islower() and w.group(1).lower() not in _CUE_WORDS and not is_speech_verb(w.group(1)):
+                doubtful = True
+        if opens or closes:
+            out.append((i, opens, closes, doubtful))
+    return out
+
+
+def _single_segments(text: str, p: Paragraph, pi: int) -> tuple[list[_Seg], bool]:
+    segs: list[_Seg] = []
+    open_at: int | None = None
+    reserve: list[int] = []
+    candidates = _single_candidates(text, p)
+    for k, (i, opens, closes, doubtful) in enumerate(candidates):
+        if open_at is None:
+            if opens:
+                open_at = i
+                reserve = []
+            continue
+        if opens and not closes and reserve:
+            # A new quotation opens while one is open: the reserved apostrophe-like mark
+            # closed it ("they would 'do' till they had gone ... said: 'A view?'").
+            segs.append(_Seg(pi, open_at + 1, reserve[-1], open_at, reserve[-1]))
+            open_at = i
+            reserve = []
+            continue
+        if closes and i > open_at + 1:
+            if doubtful:
+                reserve.append(i)
+                continue
+            if k + 1 < len(candidates):
+                j, _, next_closes, _ = candidates[k + 1]
+                if next_closes and j - i <= 3 and not text[i + 1 : j].strip(",.;:!?-—…"):
+                    continue  # comin'?' / doin',' — the apostrophe ends the word, the mark follows
+            segs.append(_Seg(pi, open_at + 1, i, open_at, i))
+            open_at = None
+    inside = open_at is not None
+    if inside:
+        assert open_at is not None
+        segs.append(_Seg(pi, open_at + 1, p.end, open_at, None))
+        if reserve:
+            # Ends inside: unless a new paragraph continues the quotation (decided by the
+            # caller), the last reserved apostrophe-like mark was the closing one.
+            segs[-1].reserve = reserve[-1]
+    return segs, inside
+
+
+def _opens_with_mark(text: str, p: Paragraph, style: Style) -> bool:
+    ch = text[p.start]
+    if style == "double":
+        return ch in '"“„'
+    return ch in "'‘" and not _is_elision(text, p.start, p.end)
+
+
+def find_segments(text: str, paragraphs: Sequence[Paragraph], style: Style) -> list[_Seg]:
+    """Quoted segments of every paragraph, with runs over several paragraphs marked."""
+    scan = _double_segments if style == "double" else _single_segments
+    out: list[_Seg] = []
+    for pi, p in enumerate(paragraphs):
+        if p.end <= p.start:
+            continue
+        segs, inside = scan(text, p, pi)
+        if inside:
+            last = segs[-1]
+            nxt = paragraphs[pi + 1] if pi + 1 < len(paragraphs) else None
+            if nxt is not None and nxt.end > nxt.start and _opens_with_mark(text, nxt, style):
+                last.carried = True
+            elif last.reserve is not None:
+                last.end = last.close_mark = last.reserve
+        out.extend(segs)
+    for s in out:
+        s.start, s.end = _strip(text, s.start, s.end)
+    return [s for s in out if any(ch.isalnum() for ch in text[s.start : s.end])]
+
+
+def _strip(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+# --------------------------------------------------------------------------- not speech
+
+
+def _indent(text: str, p: Paragraph) -> int:
+    line_start = text.rfind("\n", 0, p.start) + 1
+    return p.start - line_start
+
+
+def _indented_paragraphs(text: str, paragraphs: Sequence[Paragraph], style: Style) -> set[int]:
+    """Paragraphs set off by indentation (verse, letters, notices) in a book whose
+    dialogue paragraphs are not indented; PDNC does not annotate those as speech."""
+    opening = [pi for pi, p in enumerate(paragraphs) if p.end > p.start and _opens_with_mark(text, p, style)]
+    indented = {pi for pi, p in enumerate(paragraphs) if _indent(text, p) >= 2}
+    if not opening or len(indented & set(opening)) > 0.2 * len(opening):
+        return set()
+    return indented
+
+
+_ARTICLES = frozenset("a an the".split())
+
+
+_VERSE_LINE = re.compile(r"\n[ \t]{2,}\S")
+
+
+def _is_verse(text: str, seg: _Seg) -> bool:
+    """Quoted verse (two or more indented lines inside the quotation): recited, not said."""
+    return len(_VERSE_LINE.findall(text, seg.start, seg.end)) >= 2
+
+
+def _is_mention(text: str, seg: _Seg, next_seg: _Seg | None, p: Paragraph, names: Names) -> bool:
+    """A quoted word or phrase inside narration (a title, a scare quote, a sign), not speech.
+
+    Such a quotation opens right after a word that is not a speech verb ("the
+    "Coach and Horses" steps", "a "sneak";") and is short or does not end with
+    punctuation; or it is a few words without final punctuation that the sentence
+    continues after in lower case. A speech cue right after it ("said he") keeps it.
+    """
+    if seg.open_mark is None or seg.close_mark is None:
+        return False
+    content = text[seg.start : seg.end]
+    n_words = len(re.findall(r"\w+", content))
+    ends_with_punct = content.rstrip("_*)]'’ ")[-1:] in {",", ".", "!", "?", ";", ":", "-", "—", "…"}
+    i = seg.open_mark - 1
+    while i >= p.start and text[i] in " \t":
+        i -= 1
+    after_word = False
+    if i >= p.start and text[i].isalpha():
+        before = re.findall(r"[^\W\d_]+", text[max(p.start, i - 40) : i + 1])[-3:]
+        # "called out "The Queen!"", "an exclamation of "Lord!"", "said to the Knave "Turn!"";
+        # but "called him a "sneak"" names something.
+        after_word = before[-1].lower() in _ARTICLES or not any(is_speech_verb(w) or w.lower() in SPEECH_NOUNS for w in before)
+    j = seg.close_mark + 1
+    while j < p.end and text[j] in " \t\n":
+        j += 1
+    lower_after = j < p.end and text[j].islower()
+    suspicious = (after_word and (not ends_with_punct or n_words <= 6)) or (n_words <= 3 and not ends_with_punct and lower_after)
+    if not suspicious:
+        return False
+    stop = next_seg.open_mark if next_seg is not None and next_seg.para == seg.para and next_seg.open_mark is not None else p.end
+    return cue_after(text, seg.close_mark + 1, stop, names) is None
+
+
+_FIRST_SECOND = re.compile(
+    r"\b(?:I|me|my|mine|myself|we|us|our|ours|ourselves|you|your|yours|yourself|yourselves|"
+    r"thee|thou|thy|let's|let’s)\b|\b(?:I'|I’)",
+    re.IGNORECASE,
+)
+_THIRD = re.compile(r"\b(?:he|she|they|him|her|them|his|their|hers|theirs)\b", re.IGNORECASE)
+_PAST_OR_MODAL = re.compile(r"\b(?:was|were|had|would|could|should|might|did)\b", re.IGNORECASE)
+
+
+def _reported(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]) -> bool:
+    """Reported speech in quote marks ("He was afraid they should have a very bad drive"):
+    the 18th/19th-century habit of quoting indirect speech inside a paragraph of
+    narration. PDNC does not annotate it. Only for uncued quotations that do not open
+    their paragraph, have six words or more, no first or second person and a third
+    person with a past or modal verb."""
+    first = group[0]
+    if first.open_mark is None or first.open_mark == paragraphs[first.para].start:
+        return False
+    body = " ".join(text[s.start : s.end] for s in group)
+    if len(body.split()) < 6 or _FIRST_SECOND.search(body):
+        return False
+    return bool(_THIRD.search(body) and _PAST_OR_MODAL.search(body))
+
+
+# The clause that introduces a quotation says it is written or only imagined.
+_NOT_UTTERED = re.compile(
+    r"\b(?:wrote|written|writes|reads?|printed|painted|engraved|inscribed|scrawled|telegram|"
+    r"paper|postcard|card|placard|labelled|headed)\b"
+    r"|\bseemed to say\b|\bas (?:if|much as) to say\b|\bmeant\b|\binstead of saying\b"
+    r"|\b(?:would|could|might|should) (?:\w+ )?have said\b",
+    re.IGNORECASE,
+)
+
+
+def _not_uttered(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]) -> bool:
+    """Written words ("the telegram read: "..."") or imagined speech ("a smile which
+    seemed to say, "...""), told by the clause that introduces a quotation inside
+    narration. PDNC annotates neither."""
+    first = group[0]
+    p = paragraphs[first.para]
+    if first.open_mark is None or first.open_mark == p.start:
+        return False
+    clause = text[clause_start(text, p.start, first.open_mark) : first.open_mark]
+    return _NOT_UTTERED.search(clause) is not None
+
+
+# --------------------------------------------------------------------------- grouping
+
+
+def _has_sentence_break(mid: str) -> bool:
+    core = mid.strip()
+    for m in _SENT_BREAK.finditer(core):
+        if m.end() >= len(core):
+            continue
+        if _ABBREV_END.search(core[: m.start() + 1]):
+            continue
+        return True
+    return False
+
+
+def _link(text: str, a: _Seg, b: _Seg, names: Names) -> str | None:
+    """How two segments of one paragraph join into one quotation: "cue", "plain" or None.
+
+    "cue" when the narration between them is one clause that holds a speech cue
+    (``"Well," said he, "I think"``) and the first segment does not end a sentence with
+    a full stop; "plain" when there is no cue but the first segment ends with a comma
+    (the sentence goes on). A second speech verb after the cue ("said the King; and the
+    Rabbit called out,") introduces another quotation.
+    """
+    if a.close_mark is None or b.open_mark is None:
+        return None
+    mid = text[a.close_mark + 1 : b.open_mark]
+    if not mid.strip() or _has_sentence_break(mid):
+        return None
+    last = text[a.start : a.end].rstrip(" _*)")[-1:]
+    cue = cue_after(text, a.close_mark + 1, b.open_mark, names)
+    if cue is not None:
+        if last == "." or _second_cue(text, cue.end, b.open_mark, names):
+            return None
+        return "cue"
+    return "plain" if last == "," else None
+
+
+_MODALS = frozenset("to could would should might may must can will shall cannot".split())
+
+
+def _second_cue(text: str, start: int, end: int, names: Names) -> bool:
+    """Does narration ``text[start:end]`` end by introducing a new speaker ("and Roo said,")?"""
+    cue = cue_before(text, start, end, names)
+    if cue is None:
+        return False
+    words = re.findall(r"[^\W\d_]+", cue.text)
+    if len(words) < 2 or words[-1].lower().endswith("ing"):
+        return False
+    return words[-2].lower() not in _MODALS
+
+
+def _ends_sentence(text: str, a: _Seg, b: _Seg) -> bool:
+    """Does the narration between two segments end with a full stop ("said Pooh. ")?"""
+    assert a.close_mark is not None and b.open_mark is not None
+    return text[a.close_mark + 1 : b.open_mark].rstrip()[-1:] in {".", "!", "?"}
+
+
+def group_segments(text: str, segs: Sequence[_Seg], names: Names, join_paragraphs: bool = False) -> list[list[_Seg]]:
+    """Join segments into quotations (see the module docs).
+
+    A cue tags the segments on both sides of it, and a segment belongs to one cue: in
+    ``"A," said X. "B," he said. "C."`` the second cue joins B and C, and A stands alone
+    (PDNC annotates it so). Chains are resolved from the right.
+    """
+    links: list[str | None] = []
+    for a, b in pairwise(segs):
+        if a.carried and b.para == a.para + 1:
+            links.append("paragraph" if join_paragraphs else None)
+        elif a.para == b.para:
+            links.append(_link(text, a, b, names))
+        else:
+            links.append(None)
+    for i in range(len(links) - 2, -1, -1):
+        if links[i] == "cue" and links[i + 1] == "cue" and _ends_sentence(text, segs[i], segs[i + 1]):
+            links[i] = None
+    groups: list[list[_Seg]] = []
+    for i, seg in enumerate(segs):
+        if i > 0 and links[i - 1] is not None:
+            groups[-1].append(seg)
+        else:
+            groups.append([seg])
+    return groups
+
+
+# --------------------------------------------------------------------------- typing
+
+
+def _narration_before(text: str, seg: _Seg, prev_seg: _Seg | None, paragraphs: Sequence[Paragraph]) -> tuple[int, int] | None:
+    """The narration a cue may end with, right before ``seg``'s opening mark.
+
+    Inside the paragraph: from the previous quotation's closing mark (or the paragraph's
+    start). When the quotation opens its paragraph: the end of the previous paragraph,
+    if that paragraph does not end inside or with a quotation and ends like an
+    introduction ("Elizabeth said:", "and then the Secretary said").
+    """
+    if seg.open_mark is None:
+        return None
+    p = paragraphs[seg.para]
+    if prev_seg is not None and prev_seg.para == seg.para:
+        if prev_seg.close_mark is None:
+            return None
+        begin = prev_seg.close_mark + 1
+    else:
+        begin = p.start
+    if begin < seg.open_mark:
+        return begin, seg.open_mark
+    if seg.para == 0:
+        return None
+    pp = paragraphs[seg.para - 1]
+    begin = pp.start
+    if prev_seg is not None and prev_seg.para == seg.para - 1:
+        if prev_seg.close_mark is None:
+            return None  # the previous paragraph ends inside a quotation
+        begin = prev_seg.close_mark + 1
+    tail = text[begin : pp.end].rstrip()
+    if not tail or not (tail.endswith((":", ",", "—", "--")) or tail[-1].isalpha()):
+        return None
+    return begin, pp.end
+
+
+def _narration_after(seg: _Seg, next_seg: _Seg | None, paragraphs: Sequence[Paragraph]) -> tuple[int, int] | None:
+    """The narration right after ``seg``'s closing mark, up to the next quotation."""
+    if seg.close_mark is None:
+        return None
+    p = paragraphs[seg.para]
+    stop = p.end
+    if next_seg is not None and next_seg.para == seg.para and next_seg.open_mark is not None:
+        stop = next_seg.open_mark
+    return seg.close_mark + 1, stop
+
+
+def _find_cue(
+    text: str,
+    group: list[_Seg],
+    prev_seg: _Seg | None,
+    next_seg: _Seg | None,
+    paragraphs: Sequence[Paragraph],
+    names: Names,
+) -> Cue | None:
+    """The quotation's cue: between its sub-quotations, else right after, else right before."""
+    for a, b in pairwise(group):
+        if a.para == b.para and a.close_mark is not None and b.open_mark is not None:
+            cue = cue_after(text, a.close_mark + 1, b.open_mark, names) or cue_before(text, a.close_mark + 1, b.open_mark, names)
+            if cue:
+                return cue
+    after = _narration_after(group[-1], next_seg, paragraphs)
+    if after is not None:
+        cue = cue_after(text, after[0], after[1], names)
+        if cue:
+            return cue
+    before = _narration_before(text, group[0], prev_seg, paragraphs)
+    if before is not None:
+        return cue_before(text, before[0], before[1], names)
+    return None
+
+
+# --------------------------------------------------------------------------- facade
+
+
+def detect_quotations(
+    text: str,
+    paragraphs: list[Paragraph],
+    chapters: list[Chapter] | None = None,
+    persons: list[EntityMention] | None = None,
+    *,
+    join_paragraphs: bool = False,
+) -> list[Quotation]:
+    """Every quotation of direct speech in ``text``, typed, in text order.
+
+    ``paragraphs`` bound the search (quotes only run across paragraphs as described in
+    the module docs); ``chapters`` set :attr:`Quotation.chapter` (else the paragraph's
+    chapter is used); ``persons`` (PERSON mentions, sorted by offset) help tell proper
+    names in speech cues from capitalised common words.
+    """
+    paragraphs = sorted(paragraphs, key=lambda p: p.start)
+    style = quote_style(text, paragraphs)
+    segs = find_segments(text, paragraphs, style)
+    names = Names(text, sorted(persons, key=lambda m: m.start) if persons else None)
+    set_off = _indented_paragraphs(text, paragraphs, style)
+    segs = [
+        s
+        for i, s in enumerate(segs)
+        if s.para not in set_off and not _is_verse(text, s) and not _is_mention(text, s, segs[i + 1] if i + 1 < len(segs) else None, paragraphs[s.para], names)
+    ]
+    groups = group_segments(text, segs, names, join_paragraphs)
+    chapter_starts = [c.start for c in chapters] if chapters else []
+    out: list[Quotation] = []
+    for gi, group in enumerate(groups):
+        prev_seg = groups[gi - 1][-1] if gi > 0 else None
+        next_seg = groups[gi + 1][0] if gi + 1 < len(groups) else None
+        cue = _find_cue(text, group, prev_seg, next_seg, paragraphs, names)
+        if (cue is None and _reported(text, group, paragraphs)) or _not_uttered(text, group, paragraphs):
+            continue
+        q = Quotation(spans=[(s.start, s.end) for s in group])
+        if cue is not None:
+            q.type = cue.type
+            q.referring_expression = cue.text
+            q.cue_span = (cue.start, cue.end)
+        if chapters:
+            k = bisect.bisect_right(chapter_starts, q.start) - 1
+            q.chapter = chapters[k].index if k >= 0 and q.start < chapters[k].end else None
+        else:
+            q.chapter = paragraphs[group[0].para].chapter
+        out.append(q)
+    return out

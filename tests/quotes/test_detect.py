@@ -1,0 +1,228 @@
+"""Quotation detection on small hand-built texts: marks, styles, runs, interruptions."""
+
+from __future__ import annotations
+
+import pytest
+
+from litlens.model import Chapter, Paragraph
+from litlens.quotes.detect import detect_quotations, find_segments, quote_style
+from litlens.text.paragraphs import find_paragraphs
+
+
+def detect(text: str, **kwargs):
+    return detect_quotations(text, find_paragraphs(text), **kwargs)
+
+
+def spans_text(text: str, quotations) -> list[list[str]]:
+    return [[text[s:e] for s, e in q.spans] for q in quotations]
+
+
+# --------------------------------------------------------------------------- marks and styles
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"I am glad," said Jane.',
+        "“I am glad,” said Jane.",
+        "'I am glad,' said Jane.",
+        "‘I am glad,’ said Jane.",
+    ],
+)
+def test_detect_quote_marks_of_every_style(text):
+    quotations = detect(text)
+    assert spans_text(text, quotations) == [["I am glad,"]]
+
+
+def test_detect_spans_exclude_marks_and_outer_whitespace():
+    text = 'He said nothing.\n\n" Not a word. "\n\nShe left.'
+    (q,) = detect(text)
+    assert text[q.start : q.end] == "Not a word."
+    assert text[q.start - 2] == '"'
+
+
+def test_quote_style_counts_dialogue_paragraphs():
+    british = "'Hello,' said Tom.\n\n'Good day,' said Ann.\n\nHe said \"no\" twice."
+    american = '"Hello," said Tom.\n\n"Good day," said Ann.\n\nIt\'s the Bennets\' house.'
+    assert quote_style(british, find_paragraphs(british)) == "single"
+    assert quote_style(american, find_paragraphs(american)) == "double"
+
+
+def test_detect_british_style_keeps_apostrophes_inside():
+    text = (
+        "'Well,' said he, 'I think it's past ten o'clock. Don't you?'\n\n"
+        "'It's a fine day,' said Mrs Bennet. 'The Bennets' house is goin' to be full.'\n\n"
+        "She looked at him. 'Nothin' doin',' she replied.\n\n"
+        "'I'm goin' home,' said Tom. 'You comin'?'\n\n"
+        "He went to the Smiths' and then to the Joneses' farm."
+    )
+    assert spans_text(text, detect(text)) == [
+        ["Well,", "I think it's past ten o'clock. Don't you?"],
+        ["It's a fine day,", "The Bennets' house is goin' to be full."],
+        ["Nothin' doin',"],
+        ["I'm goin' home,", "You comin'?"],
+    ]
+
+
+def test_detect_british_style_elisions_do_not_open_quotations():
+    text = "'Twas a cold night and we kept 'em in.\n\n'Come in,' said Ann. 'It's cold.'\n\n'Come in,' said Ann."
+    assert spans_text(text, detect(text)) == [["Come in,", "It's cold."], ["Come in,"]]
+
+
+def test_detect_british_scare_quote_then_speech_in_one_paragraph():
+    text = "Nobody thought they would 'do' till they had gone. Then he said: 'A view? Oh, a view!'\n\n'Yes.'"
+    # 'do' is closed by its apostrophe-like mark once the next quotation opens, then
+    # dropped as a scare quote.
+    assert spans_text(text, detect(text)) == [["A view? Oh, a view!"], ["Yes."]]
+
+
+# --------------------------------------------------------------------------- runs and recovery
+
+
+def test_detect_multi_paragraph_speech_gives_one_quotation_per_paragraph_like_pdnc():
+    text = (
+        '"The story is long," said the old man. "It began in the war,\n\n'
+        '"and went on for years after it,\n\n'
+        '"and it ends here."\n\nNobody spoke.'
+    )
+    quotations = detect(text)
+    assert spans_text(text, quotations) == [
+        ["The story is long,", "It began in the war,"],
+        ["and went on for years after it,"],
+        ["and it ends here."],
+    ]
+
+
+def test_detect_multi_paragraph_speech_joined_on_request():
+    text = '"It began in the war,\n\n"and went on for years,\n\n"and it ends here."\n\nNobody spoke.'
+    (q,) = detect(text, join_paragraphs=True)
+    assert [text[s:e] for s, e in q.spans] == ["It began in the war,", "and went on for years,", "and it ends here."]
+
+
+def test_detect_unbalanced_quote_is_closed_at_paragraph_end():
+    text = '"I never finished this sentence, said Tom.\n\nThe next paragraph is narration.'
+    assert spans_text(text, detect(text)) == [["I never finished this sentence, said Tom."]]
+
+
+def test_detect_missing_closing_curly_mark_recovers_at_next_opening():
+    text = "“I am done. “Who is there?” asked Tom."
+    assert spans_text(text, detect(text)) == [["I am done."], ["Who is there?"]]
+
+
+# --------------------------------------------------------------------------- interrupted speech
+
+
+def test_detect_interrupted_speech_is_one_quotation_with_two_spans():
+    text = '"Well," said he, "I think it will rain."'
+    (q,) = detect(text)
+    assert [text[s:e] for s, e in q.spans] == ["Well,", "I think it will rain."]
+    assert q.referring_expression == "said he"
+    assert text[q.cue_span[0] : q.cue_span[1]] == "said he"
+
+
+def test_detect_interruption_with_full_stop_after_cue_is_still_one_quotation():
+    text = '"My dear," said Mrs. Bennet. "Have you heard?"'
+    assert spans_text(text, detect(text)) == [["My dear,", "Have you heard?"]]
+
+
+def test_detect_narration_sentence_between_quotes_separates_them():
+    text = '"I am tired." He sat down by the fire and closed his eyes. "Wake me at six."'
+    assert spans_text(text, detect(text)) == [["I am tired."], ["Wake me at six."]]
+
+
+def test_detect_full_stop_without_cue_separates_quotes():
+    text = '"No." He turned away. "Never."'
+    assert len(detect(text)) == 2
+
+
+def test_detect_second_speaker_in_the_narration_starts_a_new_quotation():
+    text = '"Hush!" said the King; and the Rabbit called out, "Silence in the court!"'
+    assert spans_text(text, detect(text)) == [["Hush!"], ["Silence in the court!"]]
+
+
+def test_detect_each_cue_tags_its_own_quotation():
+    text = '"Oh!" said Pooh. "So it is," he said. "Well, let\'s go in."'
+    assert spans_text(text, detect(text)) == [["Oh!"], ["So it is,", "Well, let's go in."]]
+
+
+# --------------------------------------------------------------------------- nested quotes
+
+
+def test_detect_nested_quotes_stay_inside_the_outer_quotation():
+    text = "\"He told me 'never again' and left,\" said Jane.\n\n“She said ‘no’ to him,” said Tom."
+    assert spans_text(text, detect(text)) == [["He told me 'never again' and left,"], ["She said ‘no’ to him,"]]
+
+
+def test_detect_nested_double_quotes_in_british_style():
+    text = "'He said \"never\" to me,' cried Lydia.\n\n'Yes,' said Kitty."
+    assert spans_text(text, detect(text)) == [['He said "never" to me,'], ["Yes,"]]
+
+
+# --------------------------------------------------------------------------- not speech
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'He stopped at the foot of the "Coach and Horses" steps.',
+        'She called him a "sneak"; and went out.',
+        'The sign said nothing but "To Let" in red.',
+    ],
+)
+def test_detect_titles_and_scare_quotes_are_not_speech(text):
+    assert detect(text) == []
+
+
+def test_detect_quoted_exclamation_after_speech_verb_is_speech():
+    text = 'The Dodo suddenly called out "The race is over!" and they crowded round.'
+    assert spans_text(text, detect(text)) == [["The race is over!"]]
+
+
+def test_detect_indented_verse_in_a_book_of_unindented_dialogue_is_not_speech():
+    dialogue = "".join(f'"Line {i}," said Tom.\n\n' for i in range(10))
+    text = dialogue + 'He sang:\n\n    "Tra-la-la, the bees\n    are in the trees."\n\n"Stop," said Ann.'
+    found = [t[0] for t in spans_text(text, detect(text))]
+    assert "Stop," in found
+    assert not any(t.startswith("Tra-la-la") for t in found)
+
+
+def test_detect_reported_speech_in_quotes_inside_narration_is_not_speech():
+    text = (
+        'Mr. Weston began to move. "He must be going. He had business at the Crown, and '
+        'he was afraid they should be late." His son rose too.'
+    )
+    assert detect(text) == []
+
+
+# --------------------------------------------------------------------------- chapters, order, empty
+
+
+def test_detect_sets_chapter_from_chapters():
+    text = 'CHAPTER I\n\n"One," said Ann.\n\nCHAPTER II\n\n"Two," said Tom.'
+    second = text.index("CHAPTER II")
+    chapters = [Chapter(0, "CHAPTER I", 0, second), Chapter(1, "CHAPTER II", second, len(text))]
+    assert [q.chapter for q in detect(text, chapters=chapters)] == [0, 1]
+
+
+def test_detect_uses_paragraph_chapter_without_chapters():
+    text = '"One," said Ann.'
+    (q,) = detect_quotations(text, [Paragraph(0, 0, len(text), chapter=3)])
+    assert q.chapter == 3
+
+
+def test_detect_returns_quotations_in_text_order_with_origin_detected():
+    text = '"A," said Ann.\n\n"B," said Tom. "C."\n\n"D."'
+    quotations = detect(text)
+    assert [q.start for q in quotations] == sorted(q.start for q in quotations)
+    assert {q.origin for q in quotations} == {"detected"}
+
+
+@pytest.mark.parametrize("text", ["", "No quotes at all here.", '"', '""', "''"])
+def test_detect_degenerate_inputs(text):
+    assert detect(text) == []
+
+
+def test_find_segments_marks_paragraph_runs():
+    text = '"First part\n\n"second part."'
+    segs = find_segments(text, find_paragraphs(text), "double")
+    assert [s.carried for s in segs] == [True, False]

@@ -1,0 +1,121 @@
+"""Quotation types (explicit / anaphoric / implicit) and referring expressions."""
+
+from __future__ import annotations
+
+import pytest
+
+from litlens.model import EntityMention
+from litlens.quotes.detect import detect_quotations
+from litlens.quotes.types import SPEECH_VERBS, classify_referring_expression
+from litlens.text.paragraphs import find_paragraphs
+
+# A little context so that names are seen capitalised mid-sentence, as in a real book.
+BOOK = (
+    "Elizabeth and Lydia went out with Mrs. Bennet, and Mr. Darcy saw Elizabeth and Pooh. "
+    "The Gryphon and the Dodger met Mr. Collins and Winterbourne. Then the man and the girl came.\n\n"
+)
+
+
+def typed(paragraph: str, persons: list[EntityMention] | None = None) -> tuple[str, str | None]:
+    text = BOOK + paragraph
+    quotations = detect_quotations(text, find_paragraphs(text), None, persons)
+    assert len(quotations) == 1, [text[q.start : q.end] for q in quotations]
+    q = quotations[0]
+    if q.cue_span is not None:
+        assert text[q.cue_span[0] : q.cue_span[1]] == q.referring_expression
+    return q.type, q.referring_expression
+
+
+@pytest.mark.parametrize(
+    "paragraph, expected",
+    [
+        ('"I am glad," said Elizabeth.', ("explicit", "said Elizabeth")),
+        ('"I am glad," Mrs. Bennet said.', ("explicit", "Mrs. Bennet said")),
+        ('"Oh!" cried Lydia, "how delightful!"', ("explicit", "cried Lydia")),
+        ('"Indeed," Mr. Darcy coolly observed.', ("explicit", "Mr. Darcy coolly observed")),
+        ('"Not yet," replied Mr. Collins, smiling.', ("explicit", "replied Mr. Collins")),
+        ('"Well," said the Gryphon.', ("explicit", "said the Gryphon")),
+        ('"Hours ago," replied the Dodger.', ("explicit", "replied the Dodger")),
+        ('"Will she go?" inquired poor Pooh.', ("explicit", "inquired poor Pooh")),
+        ('"That is all," pronounced Winterbourne quietly.', ("explicit", "pronounced Winterbourne")),
+        ('Elizabeth coloured and said, "I cannot."', ("explicit", "Elizabeth coloured and said")),
+    ],
+)
+def test_types_explicit_cues_name_the_speaker(paragraph, expected):
+    assert typed(paragraph) == expected
+
+
+@pytest.mark.parametrize(
+    "paragraph, expected",
+    [
+        ('"I am glad," she cried.', ("anaphoric", "she cried")),
+        ('"My dear," said his lady to him.', ("anaphoric", "said his lady")),
+        ('"Not I," I said.', ("anaphoric", "I said")),
+        ('"Go to bed," said her mother.', ("anaphoric", "said her mother")),
+        ('"But it is," returned she, "for I know it."', ("anaphoric", "returned she")),
+        ('"Who is there?" asked the man.', ("anaphoric", "asked the man")),
+        ('"Nonsense," was the answer.', ("anaphoric", "was the answer")),
+        ('He withdrew his hand and coldly said, "No."', ("anaphoric", "He withdrew his hand and coldly said")),
+        ('"Well," she went on, "we shall see."', ("anaphoric", "she went")),
+    ],
+)
+def test_types_anaphoric_cues_use_pronouns_or_common_nouns(paragraph, expected):
+    assert typed(paragraph) == expected
+
+
+@pytest.mark.parametrize(
+    "paragraph",
+    [
+        '"I am glad."',
+        'Elizabeth looked at him. "I am glad."',
+        '"I am glad." She turned to the window.',
+        '"Perhaps," and she smiled.',
+    ],
+)
+def test_types_without_cue_are_implicit(paragraph):
+    assert typed(paragraph) == ("implicit", None)
+
+
+def test_types_sentence_initial_pronoun_is_not_a_name():
+    assert typed('"Yes." He said it slowly.') == ("anaphoric", "He said")
+
+
+def test_types_demonym_after_the_is_a_common_noun():
+    text = "The Jew was there. The Jew came.\n\n" + '"Ah!" cried the Jew.'
+    (q,) = detect_quotations(text, find_paragraphs(text))
+    assert q.type == "anaphoric"
+
+
+def test_types_previous_paragraph_ending_with_colon_gives_the_cue():
+    assert typed('Then Elizabeth said:\n\n"I will go."')[0] == "explicit"
+
+
+def test_types_person_mentions_confirm_sentence_initial_names():
+    paragraph = '"Yes." Zanzibarina said it.'
+    text = BOOK + paragraph
+    start = text.index("Zanzibarina")
+    persons = [EntityMention(start, start + len("Zanzibarina"), "Zanzibarina")]
+    assert typed(paragraph, persons)[0] == "explicit"
+    assert typed(paragraph, None)[0] == "implicit"  # unknown capitalised word at a sentence start
+
+
+def test_types_speech_verb_lexicon_is_broad():
+    for verb in ("said", "cried", "replied", "asked", "answered", "returned", "exclaimed", "continued",
+                 "added", "observed", "remarked", "whispered", "muttered", "shouted", "began", "went",
+                 "thought", "rejoined", "interposed", "stammered"):
+        assert verb in SPEECH_VERBS
+
+
+@pytest.mark.parametrize(
+    "expression, expected",
+    [
+        (None, "implicit"),
+        ("", "implicit"),
+        ("said Bear", "explicit"),
+        ("he said", "anaphoric"),
+        ("said the old man", "anaphoric"),
+        ("Marilla intercepted the look and said", "explicit"),
+    ],
+)
+def test_classify_referring_expression(expression, expected):
+    assert classify_referring_expression(expression) == expected
