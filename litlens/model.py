@@ -90,7 +90,8 @@ class Quotation:
     addressees: list[str] = field(default_factory=list)
     chapter: int | None = None
     source_id: str | None = None  # e.g. the PDNC quoteID
-    origin: str = "detected"  # "detected", "gold" or "human"
+    origin: str = "detected"  # "detected", "gold" or "human" (marked by a user)
+    edited: bool = False  # a user corrected its type, speaker or spans
 
     @property
     def start(self) -> int:

@@ -225,3 +225,45 @@ def export_quotations(project_path: str | Path, out_path: str | Path, book_id: i
         tmp.unlink(missing_ok=True)
         raise InputFileError(out_path, f"cannot write the export ({exc.strerror})", "Choose a writable location with free space") from exc
     return len(records)
+
+
+def reanalyse_book(
+    project_path: str | Path,
+    book_id: int | None = None,
+    *,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> BookRecord:
+    """Run the pipeline again on a stored book, keeping every human edit.
+
+    Quotations a user added, corrected or deleted stay as they are, and a new detection
+    overlapping one of them is dropped; other quotations are replaced by the new
+    detections. Characters are rediscovered only if the user never edited them.
+    """
+    with open_project(project_path, create=False) as project:
+        book_id = resolve_book(project, book_id)
+        raw = project.raw_book(book_id)
+        kept = project.conn.execute(
+            "SELECT id, start, \"end\" FROM quotations WHERE book_id = ? AND (edited = 1 OR origin = 'human')",
+            (book_id,),
+        ).fetchall()
+        characters_edited = project.conn.execute(
+            "SELECT COUNT(*) FROM edits WHERE book_id = ? AND kind IN ('merge', 'split', 'rename', 'gender')"
+            " AND state = 'done'",
+            (book_id,),
+        ).fetchone()[0]
+    analysed = analyse(raw, progress=sub_progress(progress, 0.0, 0.95), cancelled=cancelled)
+    check_cancelled(cancelled, "re-analysis")
+    fresh = [q for q in analysed.quotations if not any(q.start < end and start < q.end for _, start, end in kept)]
+    with open_project(project_path, create=False) as project:
+        with project.atomic() as conn:
+            conn.execute(
+                "DELETE FROM quotations WHERE book_id = ? AND edited = 0 AND origin != 'human'", (book_id,)
+            )
+            project.insert_quotations(conn, book_id, fresh)
+            if not characters_edited:
+                conn.execute("DELETE FROM characters WHERE book_id = ?", (book_id,))
+                project.insert_characters(conn, book_id, analysed.characters)
+        if progress:
+            progress(1.0, "stored")
+        return project.book(book_id)

@@ -106,9 +106,31 @@ def _m002_quotations_and_characters(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m003_human_edits(conn: sqlite3.Connection) -> None:
+    _run_script(
+        conn,
+        """
+        ALTER TABLE quotations ADD COLUMN edited INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE quotations ADD COLUMN status TEXT NOT NULL DEFAULT 'active';
+        CREATE TABLE edits (
+            id INTEGER PRIMARY KEY,
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            description TEXT NOT NULL,
+            before TEXT NOT NULL,
+            after TEXT NOT NULL,
+            state TEXT NOT NULL DEFAULT 'done' CHECK (state IN ('done', 'undone', 'discarded')),
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX edits_book ON edits(book_id, id)
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [
     ("001_books_and_structure", _m001_books_and_structure),
     ("002_quotations_and_characters", _m002_quotations_and_characters),
+    ("003_human_edits", _m003_human_edits),
 ]
 
 

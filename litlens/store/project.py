@@ -149,28 +149,28 @@ class Project:
                 'INSERT INTO person_mentions (book_id, start, "end", text) VALUES (?, ?, ?, ?)',
                 [(book_id, m.start, m.end, m.text) for m in structure.persons],
             )
-            self._insert_quotations(conn, book_id, quotations)
-            self._insert_characters(conn, book_id, characters)
+            self.insert_quotations(conn, book_id, quotations)
+            self.insert_characters(conn, book_id, characters)
         return book_id
 
     def replace_quotations(self, book_id: int, quotations: list[Quotation]) -> None:
         self.book(book_id)
         with self.atomic() as conn:
             conn.execute("DELETE FROM quotations WHERE book_id = ?", (book_id,))
-            self._insert_quotations(conn, book_id, quotations)
+            self.insert_quotations(conn, book_id, quotations)
 
     def replace_characters(self, book_id: int, characters: list[Character]) -> None:
         self.book(book_id)
         with self.atomic() as conn:
             conn.execute("DELETE FROM characters WHERE book_id = ?", (book_id,))
-            self._insert_characters(conn, book_id, characters)
+            self.insert_characters(conn, book_id, characters)
 
     @staticmethod
-    def _insert_quotations(conn: sqlite3.Connection, book_id: int, quotations: list[Quotation]) -> None:
+    def insert_quotations(conn: sqlite3.Connection, book_id: int, quotations: list[Quotation]) -> None:
         conn.executemany(
             'INSERT INTO quotations (book_id, source_id, spans, start, "end", type,'
             " referring_expression, cue_start, cue_end, speaker, speaker_confidence, addressees,"
-            " chapter, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " chapter, origin, edited) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     book_id,
@@ -187,13 +187,14 @@ class Project:
                     json.dumps(q.addressees),
                     q.chapter,
                     q.origin,
+                    int(q.edited),
                 )
                 for q in sorted(quotations, key=lambda q: q.start)
             ],
         )
 
     @staticmethod
-    def _insert_characters(conn: sqlite3.Connection, book_id: int, characters: list[Character]) -> None:
+    def insert_characters(conn: sqlite3.Connection, book_id: int, characters: list[Character]) -> None:
         conn.executemany(
             "INSERT INTO characters (book_id, name, aliases, gender, mention_count, quote_count,"
             " category, ambiguous_aliases, source_id, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -220,7 +221,7 @@ class Project:
             "SELECT b.id, b.title, b.author, b.source_path, b.format, b.encoding, b.notes, b.sha256,"
             " b.word_count, b.pipeline_version, b.created_at,"
             " (SELECT COUNT(*) FROM chapters c WHERE c.book_id = b.id),"
-            " (SELECT COUNT(*) FROM quotations q WHERE q.book_id = b.id),"
+            " (SELECT COUNT(*) FROM quotations q WHERE q.book_id = b.id AND q.status = 'active'),"
             " (SELECT COUNT(*) FROM characters h WHERE h.book_id = b.id)"
             " FROM books b ORDER BY b.id"
         ).fetchall()
@@ -285,8 +286,8 @@ class Project:
         """The book's quotations in text order, each with its row id."""
         rows = self.conn.execute(
             "SELECT id, source_id, spans, type, referring_expression, cue_start, cue_end, speaker,"
-            " speaker_confidence, addressees, chapter, origin FROM quotations WHERE book_id = ?"
-            " ORDER BY start, id",
+            " speaker_confidence, addressees, chapter, origin, edited FROM quotations"
+            " WHERE book_id = ? AND status = 'active' ORDER BY start, id",
             (book_id,),
         ).fetchall()
         return [(row[0], _quotation(row)) for row in rows]
@@ -355,6 +356,7 @@ def _quotation(row: tuple) -> Quotation:
         addressees=json.loads(row[9]),
         chapter=row[10],
         origin=row[11],
+        edited=bool(row[12]),
     )
 
 
