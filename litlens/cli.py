@@ -61,6 +61,17 @@ def _cmd_sample(args: argparse.Namespace) -> int:
     return _ingest_and_summarise(sample_novel(), project, force=False)
 
 
+def _cmd_gui(args: argparse.Namespace) -> int:
+    try:
+        from litlens.gui.app import run
+    except ImportError as exc:
+        raise LitLensError(
+            f"the reader window needs PySide6 and pyqtgraph ({exc}). Install them with "
+            "`.venv/bin/pip install -e .` from the LitLens folder"
+        ) from exc
+    return run(args.target, screenshot=args.screenshot, panel=args.panel)
+
+
 def _cmd_ingest(args: argparse.Namespace) -> int:
     return _ingest_and_summarise(Path(args.file), Path(args.project), force=args.force)
 
@@ -200,6 +211,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = _add(sub, "sample", _cmd_sample, "ingest the bundled sample novel (Pride and Prejudice) and summarise it",
              "litlens sample")
     _project_arg(p, required=False)
+
+    p = _add(sub, "gui", _cmd_gui, "open the reader window on a novel or a project (default: the sample novel)",
+             "litlens gui emma.txt\n  litlens gui --screenshot window.png --panel window")
+    p.add_argument("target", nargs="?", help="a novel file (.txt/.html/.epub) or a project file; default: the sample")
+    p.add_argument("--screenshot", metavar="OUT.png", help="render offscreen once loaded, save the picture, exit")
+    p.add_argument("--panel", default="window", choices=["window", "reader", "inspector", "characters", "charts"],
+                   help="what --screenshot captures (default: the whole window)")
 
     p = _add(sub, "ingest", _cmd_ingest, "read a novel (.txt, Gutenberg .txt/.html, .epub) into a project",
              "litlens ingest emma.txt -p emma.litlens")

@@ -65,6 +65,7 @@ def test_cli_ingest_list_and_export(novel, tmp_path, capsys):
 
     out = tmp_path / "q.jsonl"
     assert main(["export", "quotes", "-p", str(project), "-o", str(out)]) == 0
+    assert "wrote 3 quotations" in capsys.readouterr().out
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [list(r) for r in rows] == [EXPORT_KEYS] * 3
     assert rows[0]["chapter"] == 1 and rows[0]["source_id"] is None and isinstance(rows[0]["id"], str)

@@ -1,0 +1,1 @@
+"""The reader window (PySide6 + pyqtgraph). Nothing outside this package imports Qt."""

@@ -1,0 +1,183 @@
+"""CharacterPanel: characters with aliases, gender and counts; merge, split, rename,
+re-gender — each edit stored at once and undoable.
+
+Run alone on the sample: ``python -m litlens.gui.characters``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from litlens.services.editing import GENDERS
+from litlens.gui.state import BookState
+from litlens.gui.style import signals_blocked
+
+COLUMNS = ["Name", "Gender", "Mentions", "Quotations", "Aliases"]
+
+
+class CharacterPanel(QWidget):
+    def __init__(self, state: BookState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.state = state
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        self.table.setSortingEnabled(False)
+        self.gender_box = QComboBox()
+        for gender in GENDERS:
+            self.gender_box.addItem(gender, gender)
+        self.merge_button = QPushButton("Merge into…")
+        self.merge_button.setToolTip("Fold the selected character(s) into another one (e.g. Lizzy into Elizabeth)")
+        self.split_button = QPushButton("Split alias…")
+        self.rename_button = QPushButton("Rename…")
+        self.show_button = QPushButton("Show speech")
+        self.show_button.setToolTip("Filter the reader to this character's quotations")
+
+        buttons = QHBoxLayout()
+        for widget in (self.merge_button, self.split_button, self.rename_button, QLabel("Gender:"),
+                       self.gender_box, self.show_button):
+            buttons.addWidget(widget)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(buttons)
+        layout.addWidget(self.table, 1)
+
+        self.merge_button.clicked.connect(self._on_merge_clicked)
+        self.split_button.clicked.connect(self._on_split_clicked)
+        self.rename_button.clicked.connect(self._on_rename_clicked)
+        self.gender_box.activated.connect(self._on_gender_chosen)
+        self.show_button.clicked.connect(self._on_show_clicked)
+        self.table.itemSelectionChanged.connect(self._on_selection_changed)
+        state.book_changed.connect(self.refresh)
+        state.data_changed.connect(self.refresh)
+        self.refresh()
+
+    # -- view -------------------------------------------------------------------------
+    def refresh(self) -> None:
+        session = self.state.session
+        keep = set(self.selected_ids())
+        with signals_blocked(self.table):
+            rows = session.characters if session else []
+            self.table.setRowCount(len(rows))
+            for r, row in enumerate(rows):
+                c = row.character
+                values = [c.name, c.gender, c.mention_count, c.quote_count, "; ".join(c.aliases)]
+                for col, value in enumerate(values):
+                    item = QTableWidgetItem(str(value))
+                    item.setData(Qt.ItemDataRole.UserRole, row.id)
+                    if isinstance(value, int):
+                        item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    if col == 4 and c.ambiguous_aliases:
+                        item.setToolTip("Ambiguous: " + ", ".join(c.ambiguous_aliases))
+                    self.table.setItem(r, col, item)
+                if row.id in keep:
+                    self.table.selectRow(r)
+            self.table.resizeColumnsToContents()
+        self._on_selection_changed()
+
+    def row_of(self, character_id: int) -> int:
+        for r in range(self.table.rowCount()):
+            if self.table.item(r, 0).data(Qt.ItemDataRole.UserRole) == character_id:
+                return r
+        return -1
+
+    def selected_ids(self) -> list[int]:
+        rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()}) if self.table.selectionModel() else []
+        return [self.table.item(r, 0).data(Qt.ItemDataRole.UserRole) for r in rows]
+
+    def select_ids(self, ids: list[int]) -> None:
+        self.table.clearSelection()
+        for character_id in ids:
+            r = self.row_of(character_id)
+            if r >= 0:
+                self.table.selectionModel().select(
+                    self.table.model().index(r, 0),
+                    self.table.selectionModel().SelectionFlag.Select | self.table.selectionModel().SelectionFlag.Rows,
+                )
+
+    def _character(self, character_id: int):
+        return next(row.character for row in self.state.session.characters if row.id == character_id)
+
+    def _on_selection_changed(self) -> None:
+        ids = self.selected_ids()
+        one = len(ids) == 1
+        for button in (self.split_button, self.rename_button, self.show_button):
+            button.setEnabled(one)
+        self.gender_box.setEnabled(one)
+        self.merge_button.setEnabled(bool(ids))
+        if one:
+            with signals_blocked(self.gender_box):
+                self.gender_box.setCurrentIndex(max(self.gender_box.findData(self._character(ids[0]).gender), 0))
+
+    # -- intents ----------------------------------------------------------------------
+    def merge(self, source_ids: list[int], target_id: int) -> None:
+        for source_id in source_ids:
+            if source_id != target_id:
+                self.state.edit("merge_characters", source_id, target_id)
+
+    def _on_merge_clicked(self) -> None:
+        sources = self.selected_ids()
+        others = [row for row in self.state.session.characters if row.id not in sources]
+        if not sources or not others:
+            return
+        labels = [f"{row.character.name} ({row.character.mention_count} mentions)" for row in others]
+        choice, ok = QInputDialog.getItem(self, "Merge characters",
+                                          "Merge the selected character(s) into:", labels, 0, False)
+        if ok:
+            self.merge(sources, others[labels.index(choice)].id)
+
+    def _on_split_clicked(self) -> None:
+        ids = self.selected_ids()
+        if len(ids) != 1:
+            return
+        character = self._character(ids[0])
+        aliases = [a for a in character.aliases]
+        if len(aliases) < 2:
+            self.state.error.emit(f"{character.name} has a single alias; there is nothing to split off")
+            return
+        alias, ok = QInputDialog.getItem(self, "Split alias", f"Make a separate character of this alias of {character.name}:",
+                                         aliases, 0, False)
+        if ok:
+            self.state.edit("split_alias", ids[0], alias)
+
+    def _on_rename_clicked(self) -> None:
+        ids = self.selected_ids()
+        if len(ids) != 1:
+            return
+        character = self._character(ids[0])
+        name, ok = QInputDialog.getText(self, "Rename character", "New name:", text=character.name)
+        if ok:
+            self.state.edit("rename_character", ids[0], name)
+
+    def _on_gender_chosen(self) -> None:
+        ids = self.selected_ids()
+        if len(ids) == 1:
+            self.state.edit("set_gender", ids[0], self.gender_box.currentData())
+
+    def _on_show_clicked(self) -> None:
+        ids = self.selected_ids()
+        if len(ids) == 1:
+            self.state.set_filters(speaker=self._character(ids[0]).name)
+
+
+if __name__ == "__main__":
+    from litlens.gui.app import preview
+
+    preview("characters")

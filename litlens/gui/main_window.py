@@ -1,0 +1,227 @@
+"""MainWindow: the reader with its docks, menus, background ingest and error display."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QWidget,
+)
+
+from litlens.services.session import BookSession
+from litlens.gui.characters import CharacterPanel
+from litlens.gui.charts import ChartsPanel
+from litlens.gui.inspector import QuoteInspector
+from litlens.gui.reader import ReaderPanel
+from litlens.gui.state import BookState
+from litlens.gui.workers import TaskRunner
+
+BOOK_SUFFIXES = {".txt", ".text", ".html", ".htm", ".xhtml", ".epub"}
+PROJECT_SUFFIXES = {".litlens", ".sqlite", ".db"}
+OPEN_FILTER = "Novels and projects (*.txt *.html *.htm *.xhtml *.epub *.litlens);;All files (*)"
+MAX_RECENT = 8
+
+
+def project_for(book_file: Path) -> Path:
+    """Where a book opened from a file is stored: a project beside it, same name."""
+    return book_file.with_suffix(".litlens")
+
+
+class MainWindow(QMainWindow):
+    book_opened = Signal()  # a book is loaded and shown (after a background ingest too)
+    error_shown = Signal(str)
+
+    def __init__(self, settings: QSettings | None = None):
+        super().__init__()
+        self.setWindowTitle("LitLens")
+        self.resize(1400, 900)
+        self.setAcceptDrops(True)
+        self.settings = settings or QSettings("LitLens", "LitLens")
+        self.state = BookState(self)
+        self.runner = TaskRunner(self)
+        self.show_dialogs = True  # tests turn modal dialogs off and read error_shown instead
+        self.last_error: str | None = None
+
+        self.reader = ReaderPanel(self.state)
+        self.setCentralWidget(self.reader)
+        self.inspector = QuoteInspector(self.state)
+        self.characters = CharacterPanel(self.state)
+        self.charts = ChartsPanel(self.state)
+        self.docks = {
+            "inspector": self._dock("Quotation", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea),
+            "characters": self._dock("Characters", self.characters, Qt.DockWidgetArea.RightDockWidgetArea),
+            "charts": self._dock("Charts", self.charts, Qt.DockWidgetArea.BottomDockWidgetArea),
+        }
+        self.resizeDocks([self.docks["inspector"], self.docks["characters"]], [420, 420], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["charts"]], [230], Qt.Orientation.Vertical)
+
+        self.progress = QProgressBar(maximum=1000, textVisible=True)
+        self.progress.setFixedWidth(260)
+        self.cancel_button = QPushButton("Cancel")
+        self.task_label = QLabel("")
+        for widget in (self.task_label, self.progress, self.cancel_button):
+            self.statusBar().addPermanentWidget(widget)
+            widget.hide()
+        self.cancel_button.clicked.connect(self.runner.cancel)
+        self.runner.started.connect(self._on_task_started)
+        self.runner.progress.connect(self._on_task_progress)
+        self.runner.finished.connect(self._on_task_finished)
+        self.runner.failed.connect(lambda name, message: self.show_error(message))
+        self.runner.cancelled.connect(lambda name: self.statusBar().showMessage(f"{name} cancelled; nothing was changed", 8000))
+        self.runner.idle.connect(self._on_task_idle)
+        self.state.error.connect(self.show_error)
+        self.state.status.connect(lambda message: self.statusBar().showMessage(message, 6000))
+        self.state.book_changed.connect(self._on_book_changed)
+        self._build_menus()
+
+    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(title)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        file_menu.addAction(QAction("&Open…", self, shortcut=QKeySequence.StandardKey.Open, triggered=self._on_open_clicked))
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        self._fill_recent()
+        file_menu.addSeparator()
+        file_menu.addAction(QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit, triggered=self.close))
+        edit_menu = self.menuBar().addMenu("&Edit")
+        self.undo_action = QAction("&Undo", self, shortcut=QKeySequence("Ctrl+Z"), triggered=lambda: self.state.edit("undo"))
+        self.redo_action = QAction("&Redo", self, shortcut=QKeySequence("Ctrl+Shift+Z"), triggered=lambda: self.state.edit("redo"))
+        edit_menu.addAction(self.undo_action)
+        edit_menu.addAction(self.redo_action)
+        edit_menu.addSeparator()
+        edit_menu.addAction(self.reader.find_action)
+        mark = QAction("&Mark selection as quotation", self, shortcut=QKeySequence("Ctrl+M"), triggered=self._on_mark_clicked)
+        edit_menu.addAction(mark)
+        view_menu = self.menuBar().addMenu("&View")
+        for dock in self.docks.values():
+            view_menu.addAction(dock.toggleViewAction())
+
+    # -- opening ------------------------------------------------------------------------
+    def open_path(self, path: str | Path) -> None:
+        """Open a project, or ingest a novel file (in the background) and open it."""
+        path = Path(path)
+        if path.suffix.lower() in PROJECT_SUFFIXES or (path.exists() and _is_sqlite(path)):
+            self.open_project(path)
+        else:
+            self.ingest(path, project_for(path))
+
+    def open_project(self, project: Path, book_id: int | None = None) -> bool:
+        try:
+            session = BookSession(project, book_id)
+        except Exception as exc:  # typed LitLens errors and SQLite's own
+            self.show_error(str(exc))
+            return False
+        self.state.open_session(session)
+        self._remember(project)
+        self.book_opened.emit()
+        return True
+
+    def ingest(self, book_file: Path, project: Path) -> None:
+        from litlens.services.books import ingest_file
+
+        def work(progress, cancelled):
+            return ingest_file(project, book_file, progress=progress, cancelled=cancelled)
+
+        self._pending = project
+        self.runner.start(f"Reading {book_file.name}", work)
+
+    def _on_task_finished(self, name: str, result: object) -> None:
+        book = getattr(result, "book", None)
+        if book is not None:
+            self.open_project(self._pending, book.id)
+
+    def _on_open_clicked(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open a novel or a LitLens project", "", OPEN_FILTER)
+        if path:
+            self.open_path(path)
+
+    def _on_mark_clicked(self) -> None:
+        selection = self.reader.view.selection_offsets()
+        if selection is None:
+            self.show_error("Select the words of the quotation in the text first, then mark it.")
+        else:
+            self.state.edit("add_quote", *selection)
+
+    # -- drag and drop ------------------------------------------------------------------
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        urls = [u for u in event.mimeData().urls() if u.isLocalFile()]
+        if urls:
+            self.open_path(urls[0].toLocalFile())
+            event.acceptProposedAction()
+
+    # -- recent projects ----------------------------------------------------------------
+    def recent(self) -> list[str]:
+        value = self.settings.value("recent", [])
+        return [value] if isinstance(value, str) else list(value or [])
+
+    def _remember(self, project: Path) -> None:
+        entries = [str(project.resolve())] + [p for p in self.recent() if p != str(project.resolve())]
+        self.settings.setValue("recent", entries[:MAX_RECENT])
+        self._fill_recent()
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for entry in self.recent():
+            self.recent_menu.addAction(entry, lambda entry=entry: self.open_path(entry))
+        self.recent_menu.setEnabled(bool(self.recent()))
+
+    # -- progress and errors ------------------------------------------------------------
+    def _on_task_started(self, name: str) -> None:
+        self.task_label.setText(name)
+        self.progress.setValue(0)
+        for widget in (self.task_label, self.progress, self.cancel_button):
+            widget.show()
+
+    def _on_task_progress(self, fraction: float, message: str) -> None:
+        self.progress.setValue(int(fraction * 1000))
+        self.progress.setFormat(f"{message} %p%")
+
+    def _on_task_idle(self) -> None:
+        for widget in (self.task_label, self.progress, self.cancel_button):
+            widget.hide()
+
+    def show_error(self, message: str) -> None:
+        self.last_error = message
+        self.statusBar().showMessage(message.splitlines()[0], 15000)
+        self.error_shown.emit(message)
+        if self.show_dialogs:
+            QMessageBox.warning(self, "LitLens", message)
+
+    def _on_book_changed(self) -> None:
+        session = self.state.session
+        if session is not None:
+            record = session.record
+            title = record.title or Path(record.source_path).stem
+            self.setWindowTitle(f"{title} — LitLens ({session.path.name})")
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        self.runner.cancel()
+        self.runner.wait(5000)
+        self.state.close()
+        super().closeEvent(event)
+
+
+def _is_sqlite(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
