@@ -98,6 +98,16 @@ def _ingest_and_summarise(file: Path, project: Path, *, force: bool) -> int:
     return 0
 
 
+def _cmd_reanalyse(args: argparse.Namespace) -> int:
+    from litlens.services.books import reanalyse_book
+
+    with _progress_bar("re-analyse") as bar:
+        book = reanalyse_book(args.project, args.book, progress=bar)
+    print(f"book {book.id} analysed again: {book.quotations:,} quotations, {book.characters} characters "
+          "(human edits kept)")
+    return 0
+
+
 def _cmd_books(args: argparse.Namespace) -> int:
     from litlens.services.books import list_books
 
@@ -224,6 +234,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="the novel to read")
     _project_arg(p)
     p.add_argument("--force", action="store_true", help="analyse again even if this text is already stored")
+
+    p = _add(sub, "reanalyse", _cmd_reanalyse,
+             "run the pipeline again on a stored book, keeping every human correction",
+             "litlens reanalyse -p emma.litlens --book 1")
+    _project_arg(p)
+    _book_arg(p)
 
     p = _add(sub, "books", _cmd_books, "list the books of a project", "litlens books -p emma.litlens --json")
     _project_arg(p)

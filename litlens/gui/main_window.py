@@ -96,6 +96,9 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &recent")
         self._fill_recent()
         file_menu.addSeparator()
+        self.reanalyse_action = QAction("&Analyse again (keeps your corrections)", self, triggered=self.reanalyse)
+        file_menu.addAction(self.reanalyse_action)
+        file_menu.addSeparator()
         file_menu.addAction(QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit, triggered=self.close))
         edit_menu = self.menuBar().addMenu("&Edit")
         self.undo_action = QAction("&Undo", self, shortcut=QKeySequence("Ctrl+Z"), triggered=lambda: self.state.edit("undo"))
@@ -139,10 +142,27 @@ class MainWindow(QMainWindow):
         self._pending = project
         self.runner.start(f"Reading {book_file.name}", work)
 
+    def reanalyse(self) -> None:
+        """Run the pipeline again on the open book in the background; corrections are kept."""
+        session = self.state.session
+        if session is None:
+            self.show_error("Open a book first.")
+            return
+        from litlens.services.books import reanalyse_book
+
+        project, book_id = session.path, session.book_id
+
+        def work(progress, cancelled):
+            return reanalyse_book(project, book_id, progress=progress, cancelled=cancelled)
+
+        self._pending = project
+        self.runner.start("Analysing again", work)
+
     def _on_task_finished(self, name: str, result: object) -> None:
-        book = getattr(result, "book", None)
-        if book is not None:
-            self.open_project(self._pending, book.id)
+        book = getattr(result, "book", result)  # ingest returns a result holding the book; re-analysis the book
+        book_id = getattr(book, "id", None)
+        if book_id is not None:
+            self.open_project(self._pending, book_id)
 
     def _on_open_clicked(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open a novel or a LitLens project", "", OPEN_FILTER)

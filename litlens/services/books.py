@@ -238,10 +238,23 @@ def reanalyse_book(
 
     Quotations a user added, corrected or deleted stay as they are, and a new detection
     overlapping one of them is dropped; other quotations are replaced by the new
-    detections. Characters are rediscovered only if the user never edited them.
+    detections. Characters are rediscovered only if the user never edited them, and
+    their counts follow the new quotations. Edits made before the re-analysis can no
+    longer be undone (the rows they recorded were replaced); they stay in force.
+    A cancelled or failed run leaves the project as it was.
     """
+    from litlens.services.editing import recount_characters
+
     with open_project(project_path, create=False) as project:
         book_id = resolve_book(project, book_id)
+        gold = project.conn.execute(
+            "SELECT COUNT(*) FROM quotations WHERE book_id = ? AND origin = 'gold'", (book_id,)
+        ).fetchone()[0]
+        if gold:
+            raise LitLensError(
+                f"book {book_id} holds {gold} gold (PDNC) quotations; analysing it again would replace them. "
+                "Ingest the novel's text into another project to see what the pipeline finds"
+            )
         raw = project.raw_book(book_id)
         kept = project.conn.execute(
             "SELECT id, start, \"end\" FROM quotations WHERE book_id = ? AND (edited = 1 OR origin = 'human')",
@@ -249,7 +262,7 @@ def reanalyse_book(
         ).fetchall()
         characters_edited = project.conn.execute(
             "SELECT COUNT(*) FROM edits WHERE book_id = ? AND kind IN ('merge', 'split', 'rename', 'gender')"
-            " AND state = 'done'",
+            " AND state IN ('done', 'sealed')",
             (book_id,),
         ).fetchone()[0]
     analysed = analyse(raw, progress=sub_progress(progress, 0.0, 0.95), cancelled=cancelled)
@@ -264,6 +277,10 @@ def reanalyse_book(
             if not characters_edited:
                 conn.execute("DELETE FROM characters WHERE book_id = ?", (book_id,))
                 project.insert_characters(conn, book_id, analysed.characters)
+            else:
+                recount_characters(conn, project, book_id)
+            conn.execute("UPDATE edits SET state = 'discarded' WHERE book_id = ? AND state = 'undone'", (book_id,))
+            conn.execute("UPDATE edits SET state = 'sealed' WHERE book_id = ? AND state = 'done'", (book_id,))
         if progress:
             progress(1.0, "stored")
         return project.book(book_id)

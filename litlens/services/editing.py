@@ -54,12 +54,15 @@ def _quotations_naming(conn: sqlite3.Connection, book_id: int, name: str) -> set
     return {r[0] for r in rows}
 
 
-def _recount(conn: sqlite3.Connection, project: Project, book_id: int, ids: list[int]) -> None:
-    """Refresh mention and quotation counts of the given characters after an edit."""
+def recount_characters(conn: sqlite3.Connection, project: Project, book_id: int, ids: list[int] | None = None) -> None:
+    """Refresh mention and quotation counts of the given characters (all when ``ids`` is None)."""
     text = project.text(book_id)
-    rows = conn.execute(
-        f"SELECT id, name, aliases FROM characters WHERE id IN ({','.join('?' * len(ids))})", ids
-    ).fetchall()
+    if ids is None:
+        rows = conn.execute("SELECT id, name, aliases FROM characters WHERE book_id = ?", (book_id,)).fetchall()
+    else:
+        rows = conn.execute(
+            f"SELECT id, name, aliases FROM characters WHERE id IN ({','.join('?' * len(ids))})", ids
+        ).fetchall()
     characters = [Character(name=r[1], aliases=json.loads(r[2])) for r in rows]
     mentions = count_mentions(text, characters)
     for (cid, name, _), _character in zip(rows, characters):
@@ -88,7 +91,7 @@ def merge_characters(project: Project, book_id: int, source_id: int, target_id: 
         )
         conn.execute("DELETE FROM characters WHERE id = ?", (source_id,))
         _rename_speaker(conn, book_id, source.name, target.name)
-        _recount(conn, project, book_id, [target_id])
+        recount_characters(conn, project, book_id, [target_id])
 
     touched = {"characters": {source_id, target_id}, "quotations": _quotations_naming(project.conn, book_id, source.name)}
     return edits.apply_edit(project, book_id, "merge", f"merge {source.name} into {target.name}", touched, change)
@@ -114,7 +117,7 @@ def split_alias(project: Project, book_id: int, character_id: int, alias: str) -
             (book_id, alias, json.dumps([alias])),
         )
         new_ids.add(int(cur.lastrowid))
-        _recount(conn, project, book_id, [character_id, *new_ids])
+        recount_characters(conn, project, book_id, [character_id, *new_ids])
         return {"characters": new_ids}
 
     touched = {"characters": {character_id}, "quotations": _quotations_naming(project.conn, book_id, character.name)}
@@ -134,7 +137,7 @@ def rename_character(project: Project, book_id: int, character_id: int, new_name
         aliases = list(dict.fromkeys([new_name, *character.aliases]))
         conn.execute("UPDATE characters SET name = ?, aliases = ? WHERE id = ?", (new_name, json.dumps(aliases), character_id))
         _rename_speaker(conn, book_id, character.name, new_name)
-        _recount(conn, project, book_id, [character_id])
+        recount_characters(conn, project, book_id, [character_id])
 
     touched = {"characters": {character_id}, "quotations": _quotations_naming(project.conn, book_id, character.name)}
     return edits.apply_edit(project, book_id, "rename", f"rename {character.name} to {new_name}", touched, change)
@@ -180,7 +183,7 @@ def set_quotation_speaker(project: Project, quotation_id: int, speaker: str | No
             (speaker, 1.0 if speaker else None, quotation_id),
         )
         if affected:
-            _recount(conn, project, book_id, sorted(affected))
+            recount_characters(conn, project, book_id, sorted(affected))
 
     return edits.apply_edit(
         project, book_id, "quote-speaker", f"set the speaker of quotation {quotation_id} to {speaker or 'nobody'}",

@@ -119,7 +119,7 @@ def _m003_human_edits(conn: sqlite3.Connection) -> None:
             description TEXT NOT NULL,
             before TEXT NOT NULL,
             after TEXT NOT NULL,
-            state TEXT NOT NULL DEFAULT 'done' CHECK (state IN ('done', 'undone', 'discarded')),
+            state TEXT NOT NULL DEFAULT 'done' CHECK (state IN ('done', 'undone', 'discarded', 'sealed')),
             created_at TEXT NOT NULL
         );
         CREATE INDEX edits_book ON edits(book_id, id)

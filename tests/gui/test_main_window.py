@@ -256,3 +256,29 @@ def test_window_screenshot_of_every_panel_is_not_blank(window, qtbot, detected_p
     colours = {image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)}
     assert image.width() > 200 and image.height() > 100
     assert len(colours) > 20, f"{panel} looks blank ({len(colours)} colours)"
+
+
+def test_window_analyse_again_keeps_corrections(window, qtbot, detected_project, tmp_path):
+    import shutil
+
+    project = tmp_path / "pp.litlens"
+    shutil.copy(detected_project, project)
+    _open(window, qtbot, project)
+    row = next(r for r in window.state.session.quotes if r.quotation.type == "implicit")
+    window.state.select(row)
+    window.inspector.type_box.setCurrentIndex(window.inspector.type_box.findData("anaphoric"))
+    n = len(window.state.session.quotes)
+    with qtbot.waitSignal(window.book_opened, timeout=60000):
+        window.reanalyse_action.trigger()
+    session = window.state.session
+    kept = session.quote_at(row.start)
+    assert (kept.quotation.type, kept.quotation.edited) == ("anaphoric", True)
+    assert len(session.quotes) == n
+
+
+def test_window_analyse_again_refuses_gold_books(window, qtbot, fresh_gold):
+    _open(window, qtbot, fresh_gold)
+    with qtbot.waitSignal(window.error_shown, timeout=60000) as shown:
+        window.reanalyse_action.trigger()
+    assert "gold (PDNC) quotations" in shown.args[0]
+    assert len(window.state.session.quotes) == 1270
