@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -111,9 +112,9 @@ def build_big_novel(pdnc: Path, words: int, out: Path) -> dict:
         text = (novel / "novel_text.txt").read_text(encoding="utf-8")
         used.append(novel.name)
         for chapter in find_chapters(text, find_paragraphs(text)):
-            body = text[chapter.start:chapter.end].strip()
-            if chapter.title and body.startswith(chapter.title.strip()):
-                body = body[len(chapter.title.strip()):].strip()
+            paragraphs = [p for p in re.split(r"\n\s*\n", text[chapter.start:chapter.end]) if p.strip()]
+            heading_lines = len(chapter.title.split(" / ")) if chapter.title.strip() else 0  # "PART I / CHAPTER II"
+            body = "\n\n".join(paragraphs[heading_lines:]).strip()
             if not body:
                 continue
             chapter_no += 1

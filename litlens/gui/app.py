@@ -78,8 +78,15 @@ def run(target: str | None = None, *, screenshot: str | None = None, panel: str 
     return outcome["code"]
 
 
-def preview(panel: str) -> None:
-    """Run one panel alone on the sample novel (``python -m litlens.gui.<panel>``)."""
+def preview(panel: str, argv: list[str] | None = None) -> None:
+    """Run one panel alone on the sample novel (``python -m litlens.gui.<panel> [--screenshot OUT.png]``)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog=f"python -m litlens.gui.{panel}", description=f"the {panel} panel alone")
+    parser.add_argument("--screenshot", metavar="OUT.png", help="render offscreen, save the picture, exit")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.screenshot and "QT_QPA_PLATFORM" not in os.environ:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = _application()
     from litlens.gui.state import BookState
     from litlens.resources import sample_novel, sample_project
@@ -95,6 +102,11 @@ def preview(panel: str) -> None:
     widget.resize(1100, 750)
     state.open_session(BookSession(project, result.book.id))
     widget.show()
+    if args.screenshot:
+        app.processEvents()
+        if not widget.grab().save(args.screenshot):
+            raise SystemExit(f"litlens: error: cannot write the screenshot to {args.screenshot}")
+        return
     app.exec()
 
 

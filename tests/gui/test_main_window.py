@@ -282,3 +282,43 @@ def test_window_analyse_again_refuses_gold_books(window, qtbot, fresh_gold):
         window.reanalyse_action.trigger()
     assert "gold (PDNC) quotations" in shown.args[0]
     assert len(window.state.session.quotes) == 1270
+
+
+@pytest.mark.parametrize("panel", ["reader", "inspector", "characters", "charts"])
+def test_each_panel_runs_alone_on_the_sample(panel, tmp_path, detected_project, monkeypatch):
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from PySide6.QtGui import QImage
+
+    from litlens.resources import sample_project
+
+    shutil.copy(detected_project, sample_project())  # the sample, already ingested
+    out = tmp_path / f"{panel}.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    run = subprocess.run([sys.executable, "-m", f"litlens.gui.{panel}", "--screenshot", str(out)],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    image = QImage(str(out))
+    assert image.width() > 200 and image.height() > 200
+    colours = {image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)}
+    assert len(colours) > 8  # more than a blank background
+
+
+def test_window_dropping_a_project_file_opens_it(window, qtbot, gold_project):
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+
+    data = QMimeData()
+    data.setUrls([QUrl.fromLocalFile(str(gold_project))])
+    enter = QDragEnterEvent(QPoint(50, 50), Qt.DropAction.CopyAction, data, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    window.dragEnterEvent(enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, data, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.book_opened, timeout=10000):
+        window.dropEvent(drop)
+    assert window.state.session is not None and len(window.state.session.quotes) == 1270

@@ -188,3 +188,24 @@ def test_reanalysis_refuses_a_book_with_gold_quotations(tmp_path):
     with pytest.raises(LitLensError, match="gold"):
         reanalyse_book(project)
     assert len(list_quotations(project)) == 1270
+
+
+def test_an_edit_survives_the_process_being_killed_right_after(project):
+    import subprocess
+    import sys
+
+    quote_id = int(list_quotations(project)[0]["id"])
+    code = (
+        "import os, signal, sys\n"
+        "from litlens.services import editing\n"
+        "from litlens.store.project import open_project\n"
+        "p = open_project(sys.argv[1])\n"
+        "editing.set_quotation_type(p, int(sys.argv[2]), 'implicit')\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code, str(project), str(quote_id)], capture_output=True, timeout=60)
+    assert run.returncode == -9
+    stored = next(q for q in list_quotations(project) if int(q["id"]) == quote_id)
+    assert stored["type"] == "implicit"
+    with open_project(project) as p:
+        assert editing.undo(p, 1).kind == "quote-type"
