@@ -296,6 +296,22 @@ def _is_verse(text: str, seg: _Seg) -> bool:
     return len(_VERSE_LINE.findall(text, seg.start, seg.end)) >= 2
 
 
+_TITLE_SMALL = frozenset("a an the of on in to for and or at by with from upon o' de la".split())
+
+
+def _is_title(content: str) -> bool:
+    """A title in Title Case without final punctuation ("Bingen on the Rhine", "The Maiden's Vow")."""
+    core = content.strip().rstrip(",")
+    if not core or core[-1] in ".!?;:-—…" or "\n\n" in core:
+        return False
+    words = re.findall(r"[^\W\d_][\w'’]*", core)
+    if not 2 <= len(words) <= 8:
+        return False
+    capital = [w for w in words if w[0].isupper()]
+    lower = [w for w in words if not w[0].isupper() and w.lower() not in _TITLE_SMALL]
+    return words[0][0].isupper() and len(capital) >= 2 and not lower
+
+
 def _is_mention(text: str, seg: _Seg, next_seg: _Seg | None, p: Paragraph, names: Names) -> bool:
     """A quoted word or phrase inside narration (a title, a scare quote, a sign), not speech.
 
@@ -322,7 +338,11 @@ def _is_mention(text: str, seg: _Seg, next_seg: _Seg | None, p: Paragraph, names
     while j < p.end and text[j] in " \t\n":
         j += 1
     lower_after = j < p.end and text[j].islower()
-    suspicious = (after_word and (not ends_with_punct or n_words <= 6)) or (n_words <= 3 and not ends_with_punct and lower_after)
+    suspicious = (
+        (after_word and (not ends_with_punct or n_words <= 6))
+        or (n_words <= 3 and not ends_with_punct and lower_after)
+        or (seg.open_mark > p.start and _is_title(content))
+    )
     if not suspicious:
         return False
     stop = next_seg.open_mark if next_seg is not None and next_seg.para == seg.para and next_seg.open_mark is not None else p.end

@@ -167,10 +167,17 @@ def test_detect_nested_double_quotes_in_british_style():
         'He stopped at the foot of the "Coach and Horses" steps.',
         'She called him a "sneak"; and went out.',
         'The sign said nothing but "To Let" in red.',
+        'When Gilbert recited "Bingen on the Rhine" Anne picked up a book.',
+        'They were to write a composition on "A Winter\'s Walk in the Woods," and it was hard.',
     ],
 )
 def test_detect_titles_and_scare_quotes_are_not_speech(text):
     assert detect(text) == []
+
+
+def test_detect_title_case_speech_with_final_punctuation_is_still_speech():
+    text = 'The boys were yelling at the tops of their voices, "Hurrah for Blythe, Medalist!"'
+    assert spans_text(text, detect(text)) == [["Hurrah for Blythe, Medalist!"]]
 
 
 def test_detect_quoted_exclamation_after_speech_verb_is_speech():
