@@ -276,7 +276,8 @@ class ChapterNavigator(QListWidget):
         self.itemActivated.connect(self._on_item_chosen)
         self.itemClicked.connect(self._on_item_chosen)
         self.setMinimumWidth(170)
-        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # elide long titles instead
 
     def load(self) -> None:
         with signals_blocked(self):
@@ -288,11 +289,21 @@ class ChapterNavigator(QListWidget):
             for row in session.quotes:
                 if row.quotation.chapter is not None and row.quotation.chapter < len(counts):
                     counts[row.quotation.chapter] += 1
+            part = ""
             for chapter, n in zip(session.chapters, counts):
                 title = chapter.title.strip() or "Front matter"
-                item = QListWidgetItem(f"{title}  ·  {n}")
+                *parents, own = title.split(" / ")  # "VOL. II. / CHAPTER I.": a heading per volume
+                if parents and " / ".join(parents) != part:
+                    part = " / ".join(parents)
+                    header = QListWidgetItem(part)
+                    header.setData(Qt.ItemDataRole.UserRole, chapter.index)
+                    font = header.font()
+                    font.setBold(True)
+                    header.setFont(font)
+                    self.addItem(header)
+                item = QListWidgetItem(f"{'    ' if parents else ''}{own}  ·  {n}")
                 item.setData(Qt.ItemDataRole.UserRole, chapter.index)
-                item.setToolTip(f"{n} quotations")
+                item.setToolTip(f"{title}: {n} quotations")
                 self.addItem(item)
 
     def _on_item_chosen(self, item: QListWidgetItem) -> None:
