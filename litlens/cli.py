@@ -280,6 +280,15 @@ def build_parser() -> argparse.ArgumentParser:
              "litlens eval quotes --pdnc ../shared/data/pdnc --json")
     q.add_argument("--pdnc", required=True, help="PDNC data folder (or one novel's folder)")
     q.add_argument("--json", action="store_true", help="print JSON")
+
+    p = _add(sub, "train", None, "train a model on gold data",
+             "litlens train attributor --pdnc ../shared/data/pdnc -o attributor.json")
+    train_sub = p.add_subparsers(dest="what", metavar="WHAT", required=True)
+
+    # -- speaker attribution (issue 4): attribute, eval attribution, train attributor
+    # -- evidence retrieval (issue 5): search, evidence, eval retrieval, train retriever, link-criticism
+    # -- annotation studies (issue 6): study …, agreement, qa-metrics
+    del train_sub  # (each section above registers its commands on sub / eval_sub / export_sub / train_sub)
     return parser
 
 

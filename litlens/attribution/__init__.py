@@ -1,0 +1,1 @@
+"""Who speaks each quotation: the CPU attributor and the LLM protocol."""

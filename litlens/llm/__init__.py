@@ -1,0 +1,1 @@
+"""Local and remote LLM backends behind one small interface."""

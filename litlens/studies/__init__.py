@@ -1,0 +1,1 @@
+"""Annotation studies: proxy tasks, Likert ratings, agreement statistics."""
