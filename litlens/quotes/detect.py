@@ -409,6 +409,11 @@ def _has_sentence_break(mid: str) -> bool:
     return False
 
 
+# Narration wholly in parentheses between two segments of one paragraph: a stage direction
+# inside one continuing speech, not a new utterance.
+_PAREN_ASIDE = re.compile(r"\s*\([^()\"\u201c\u201d]{1,200}\)\s*")
+
+
 def _link(text: str, a: _Seg, b: _Seg, names: Names) -> str | None:
     """How two segments of one paragraph join into one quotation: "cue", "plain" or None.
 
@@ -421,6 +426,8 @@ def _link(text: str, a: _Seg, b: _Seg, names: Names) -> str | None:
     if a.close_mark is None or b.open_mark is None:
         return None
     mid = text[a.close_mark + 1 : b.open_mark]
+    if _PAREN_ASIDE.fullmatch(mid):
+        return "plain"  # "… Mrs. Mann." (Here she set down the glass.) "I shall …": an aside
     if not mid.strip() or _has_sentence_break(mid):
         return None
     last = text[a.start : a.end].rstrip(" _*)")[-1:]

@@ -130,6 +130,11 @@ def test_detect_narration_sentence_between_quotes_separates_them():
     assert spans_text(text, detect(text)) == [["I am tired."], ["Wake me at six."]]
 
 
+def test_detect_parenthesised_aside_keeps_one_speech_together():
+    text = '"You feel as a mother, Mrs. Mann." (He stirred the gin.) "I drink your health."'
+    assert spans_text(text, detect(text)) == [["You feel as a mother, Mrs. Mann.", "I drink your health."]]
+
+
 def test_detect_full_stop_without_cue_separates_quotes():
     text = '"No." He turned away. "Never."'
     assert len(detect(text)) == 2
