@@ -93,3 +93,38 @@ class Cancelled(LitLensError):
 
     def __init__(self, what: str = "operation"):
         super().__init__(f"{what} cancelled; nothing was changed")
+
+
+# --- LLM backends (litlens/llm) -------------------------------------------------------
+
+
+class LLMError(LitLensError):
+    """An LLM backend cannot load a model or answer a request."""
+
+
+class LLMModelNotFoundError(LLMError):
+    """The model path or id does not exist (and cannot be downloaded here)."""
+
+
+class LLMNotCausalError(LLMError):
+    """The model exists but is not a text-generating (causal) language model."""
+
+
+class LLMBackendUnavailableError(LLMError):
+    """The backend's optional package is not installed."""
+
+
+class LLMServerError(LLMError):
+    """An OpenAI-compatible server is down, refused the request or died mid-run."""
+
+
+class LLMTimeoutError(LLMServerError):
+    """The server took longer than the timeout to answer."""
+
+
+class LLMOutOfMemoryError(LLMError):
+    """Generation ran out of (GPU) memory even with a batch of one."""
+
+
+class NoCharactersError(LitLensError):
+    """Speaker attribution needs at least one character to choose from."""

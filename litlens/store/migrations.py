@@ -127,10 +127,187 @@ def _m003_human_edits(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m007_llm_cache(conn: sqlite3.Connection) -> None:
+    # One row per LLM request of the attribution protocol (issue 4): the request, the raw
+    # and parsed answer, keyed by a hash of (model, prompt version, request). No foreign key
+    # on book_id: evaluation runs cache PDNC novels that are not stored as books (``source``).
+    _run_script(
+        conn,
+        """
+        CREATE TABLE llm_cache (
+            key TEXT PRIMARY KEY,
+            model TEXT NOT NULL,
+            prompt_version TEXT NOT NULL,
+            book_id INTEGER,
+            source TEXT,
+            chapter INTEGER,
+            chunk_index INTEGER,
+            attempt INTEGER NOT NULL DEFAULT 1,
+            request TEXT NOT NULL,
+            raw_answer TEXT NOT NULL,
+            parsed_answer TEXT,
+            status TEXT NOT NULL,
+            error TEXT,
+            seconds REAL,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX llm_cache_book ON llm_cache(book_id, model, prompt_version)
+        """,
+    )
+
+
+def _m004_attribution(conn: sqlite3.Connection) -> None:
+    # Speaker attribution (issue 4): every method's answer per quotation is kept in
+    # ``attributions`` (character ids as they were when attributed, plus the names);
+    # ``quotations.speaker_method`` says which method set the shown speaker (NULL: gold,
+    # a person, or nobody), so a re-run never overwrites a human correction. No foreign
+    # key on quotation_id: undo rewrites quotation rows with INSERT OR REPLACE, which must
+    # not cascade; rows of quotations that no longer exist are ignored when read.
+    _run_script(
+        conn,
+        """
+        CREATE TABLE attributions (
+            quotation_id INTEGER NOT NULL,
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            method TEXT NOT NULL,
+            speaker_id TEXT,
+            speaker TEXT,
+            confidence REAL NOT NULL,
+            addressee_ids TEXT NOT NULL DEFAULT '[]',
+            addressees TEXT NOT NULL DEFAULT '[]',
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (quotation_id, method)
+        );
+        CREATE INDEX attributions_book ON attributions(book_id, method);
+        ALTER TABLE quotations ADD COLUMN speaker_method TEXT
+        """,
+    )
+
+
+def _m005_studies(conn: sqlite3.Connection) -> None:
+    # Annotation studies (issue 6). Judgments are an append-only event log: triggers refuse
+    # UPDATE and DELETE; an undo is a new 'undo' event naming the answer it takes back.
+    statements = [
+        """CREATE TABLE studies (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            kind TEXT NOT NULL CHECK (kind IN ('proxy', 'likert')),
+            mode TEXT,
+            scale TEXT NOT NULL,
+            instructions TEXT NOT NULL DEFAULT '',
+            source TEXT NOT NULL DEFAULT '',
+            settings TEXT NOT NULL DEFAULT '{}',
+            created_at TEXT NOT NULL
+        )""",
+        """CREATE TABLE study_items (
+            id INTEGER PRIMARY KEY,
+            study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            data TEXT NOT NULL,
+            options TEXT NOT NULL DEFAULT '[]',
+            gold_position INTEGER,
+            UNIQUE (study_id, key)
+        )""",
+        """CREATE TABLE study_annotators (
+            id INTEGER PRIMARY KEY,
+            study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL DEFAULT 'human',
+            created_at TEXT NOT NULL,
+            UNIQUE (study_id, name)
+        )""",
+        """CREATE TABLE study_assignments (
+            study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+            item_id INTEGER NOT NULL REFERENCES study_items(id) ON DELETE CASCADE,
+            annotator_id INTEGER NOT NULL REFERENCES study_annotators(id) ON DELETE CASCADE,
+            queue_position INTEGER NOT NULL,
+            PRIMARY KEY (item_id, annotator_id)
+        )""",
+        "CREATE INDEX study_assignments_queue ON study_assignments(annotator_id, queue_position)",
+        """CREATE TABLE study_judgments (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            uid TEXT NOT NULL UNIQUE,
+            study_id INTEGER NOT NULL REFERENCES studies(id),
+            item_id INTEGER NOT NULL REFERENCES study_items(id),
+            annotator_id INTEGER NOT NULL REFERENCES study_annotators(id),
+            event TEXT NOT NULL CHECK (event IN ('answer', 'skip', 'undo')),
+            value TEXT,
+            undoes TEXT,
+            note TEXT NOT NULL DEFAULT '',
+            options_shown TEXT NOT NULL DEFAULT '[]',
+            duration_ms INTEGER,
+            created_at TEXT NOT NULL,
+            origin TEXT NOT NULL DEFAULT ''
+        )""",
+        "CREATE INDEX study_judgments_study ON study_judgments(study_id, id)",
+        """CREATE TRIGGER study_judgments_no_update BEFORE UPDATE ON study_judgments
+           BEGIN SELECT RAISE(ABORT, 'study_judgments is append-only: record a new event instead'); END""",
+        """CREATE TRIGGER study_judgments_no_delete BEFORE DELETE ON study_judgments
+           BEGIN SELECT RAISE(ABORT, 'study_judgments is append-only: record an undo event instead'); END""",
+    ]
+    for statement in statements:
+        conn.execute(statement)
+
+
+def _m006_retrieval(conn: sqlite3.Connection) -> None:
+    # Evidence retrieval (issue 5): candidate windows per book, passage vectors keyed by
+    # model + pooling, claims and the passages pinned as their evidence.
+    for statement in (
+        """CREATE TABLE retrieval_candidates (
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            idx INTEGER NOT NULL,
+            chapter INTEGER,
+            first INTEGER NOT NULL,
+            n INTEGER NOT NULL,
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            PRIMARY KEY (book_id, idx)
+        )""",
+        """CREATE TABLE retrieval_embeddings (
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            model_key TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            dim INTEGER NOT NULL,
+            vectors BLOB NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (book_id, model_key)
+        )""",
+        """CREATE TABLE claims (
+            id INTEGER PRIMARY KEY,
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            text TEXT NOT NULL DEFAULT '',
+            created_at TEXT NOT NULL,
+            UNIQUE (book_id, name)
+        )""",
+        """CREATE TABLE evidence (
+            id INTEGER PRIMARY KEY,
+            claim_id INTEGER NOT NULL REFERENCES claims(id) ON DELETE CASCADE,
+            chapter INTEGER,
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            query TEXT NOT NULL DEFAULT '',
+            method TEXT NOT NULL DEFAULT '',
+            score REAL,
+            note TEXT NOT NULL DEFAULT '',
+            created_at TEXT NOT NULL,
+            UNIQUE (claim_id, start, "end")
+        )""",
+    ):
+        conn.execute(statement)
+
+
 MIGRATIONS: list[Migration] = [
     ("001_books_and_structure", _m001_books_and_structure),
     ("002_quotations_and_characters", _m002_quotations_and_characters),
     ("003_human_edits", _m003_human_edits),
+    ("004_attribution", _m004_attribution),
+    ("005_studies", _m005_studies),
+    ("006_retrieval", _m006_retrieval),
+    ("007_llm_cache", _m007_llm_cache),
 ]
 
 
