@@ -1,0 +1,375 @@
+"""What the CPU attributor knows about a book: paragraphs, character mentions and cues.
+
+:func:`build_context` takes plain data (the text, its paragraphs, the quotations in text
+order and the candidate characters) and returns a :class:`BookContext`:
+
+- every mention of a character's alias (longest alias wins; an alias two characters share,
+  such as "Miss Bennet", is credited to both and marked ambiguous);
+- for each quotation its paragraph, the narration around it and its speech cue (the
+  same cue grammar as quotation typing: "said Elizabeth", "she cried", "her mother
+  observed"), with the cue's subject read as a name, a pronoun or a common noun;
+- mentions of characters inside the quotation (vocatives such as "Lizzy, ..." are
+  evidence of the addressee, not the speaker).
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from litlens.model import Character, EntityMention, Paragraph, Quotation
+from litlens.quotes.types import Cue, Names, cue_after, cue_before
+
+QUOTE_MARKS = "\"'“”‘’«»"
+_PRONOUN_GENDER = {"he": "male", "him": "male", "his": "male", "himself": "male",
+                   "she": "female", "her": "female", "hers": "female", "herself": "female"}
+_ADDRESS_LEADS = ("my dear", "dear", "my dearest", "dearest", "oh", "o", "ah", "my good", "my", "well", "yes", "no", "now")
+_FIRST_PERSON = {"i", "we", "me", "myself"}
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_HONORIFIC_WORDS = {"mr", "mrs", "miss", "ms", "dr", "sir", "lady", "lord", "madame", "mme", "mlle", "monsieur",
+                    "mademoiselle", "captain", "colonel", "professor", "aunt", "uncle", "cousin", "the", "old", "young", "little", "poor"}
+
+
+def character_index(characters: Sequence[Character]) -> dict[str, int]:
+    """Name or alias (normalised) -> character index; main names win over aliases."""
+    out: dict[str, int] = {}
+    for ci, c in enumerate(characters):
+        for alias in c.aliases:
+            out.setdefault(normalise_alias(alias), ci)
+    for ci, c in enumerate(characters):
+        out[normalise_alias(c.name)] = ci
+    return out
+
+
+def normalise_alias(alias: str) -> str:
+    """Case-, period- and whitespace-insensitive form of a name ("Mr.  Darcy" -> "mr darcy")."""
+    return " ".join(alias.replace(".", " ").replace("’", "'").lower().split())
+
+
+@dataclass(frozen=True)
+class Mention:
+    start: int
+    end: int
+    characters: tuple[int, ...]  # candidate indexes sharing the alias
+    in_quote: bool
+
+
+@dataclass
+class QuoteContext:
+    index: int
+    start: int
+    end: int
+    paragraph: int
+    spans: list[tuple[int, int]]
+    cue: Cue | None = None
+    cue_where: str = "none"  # "between", "after", "before", "none"
+    cue_characters: tuple[int, ...] = ()  # candidates named by a name cue
+    cue_pronoun: str | None = None  # "male", "female", "first", "plural" for pronoun cues
+    cue_noun_characters: tuple[int, ...] = ()  # candidates whose alias words appear in a noun cue
+    first_in_paragraph: bool = True
+    last_in_paragraph: bool = True
+    inside: list[Mention] = field(default_factory=list)  # mentions inside the quotation
+    vocatives: tuple[int, ...] = ()  # candidates addressed by name ("Lizzy, ...")
+    words: int = 0
+
+
+@dataclass
+class BookContext:
+    text: str
+    paragraphs: list[Paragraph]
+    characters: list[Character]
+    quotes: list[QuoteContext]
+    mentions: list[Mention]  # in text order
+    mention_starts: list[int]
+    total_mentions: list[int]  # per candidate
+    chapter_of_paragraph: list[int]
+    in_quote_chars: list[tuple[int, int]]  # merged quotation spans, sorted
+    first_person: float = 0.0  # "I" per 100 words of narration: a first-person narrator
+    narrator_score: list[float] = field(default_factory=list)  # per candidate
+    narrator: int | None = None  # the likeliest narrator in a first-person book
+
+    def mentions_between(self, start: int, end: int) -> list[Mention]:
+        i = bisect.bisect_left(self.mention_starts, start)
+        out = []
+        while i < len(self.mentions) and self.mentions[i].start < end:
+            out.append(self.mentions[i])
+            i += 1
+        return out
+
+
+_TOKEN = re.compile(r"[^\W\d_][\w'’-]*")
+_JOIN = re.compile(r"[\s.]*")
+
+
+class AliasScanner:
+    """Finds the aliases of a character list in text, longest match first.
+
+    Matching is on words (case-insensitive, periods and spacing ignored), and a match
+    must start with a capital letter: "rabbit" is not "Rabbit".
+    """
+
+    def __init__(self, characters: Sequence[Character]):
+        owners: dict[str, set[int]] = {}
+        for ci, c in enumerate(characters):
+            for alias in [c.name, *c.aliases]:
+                key = normalise_alias(alias)
+                if len(key) < 2 or key in _HONORIFIC_WORDS:
+                    continue
+                owners.setdefault(key, set()).add(ci)
+                if key.startswith("the ") and key.count(" ") >= 1:
+                    owners.setdefault(key[4:], set()).add(ci)  # "the White Rabbit" -> "White Rabbit"
+        # Parts of full names the list leaves out ("Bill" of "Bill Gorton", "Mr. Gorton"),
+        # unless they are somebody's alias already.
+        derived: dict[str, set[int]] = {}
+        for ci, c in enumerate(characters):
+            for alias in [c.name, *c.aliases]:
+                words = normalise_alias(alias).split()
+                hon = words[0] if words and words[0] in _HONORIFIC_WORDS else None
+                core = words[1:] if hon else words
+                if len(core) < 2:
+                    continue
+                forms = [core[0], core[-1]] + ([f"{hon} {core[-1]}"] if hon else [])
+                for form in forms:
+                    if len(form) > 2 and form not in owners and form not in _HONORIFIC_WORDS:
+                        derived.setdefault(form, set()).add(ci)
+        for form, cis in derived.items():
+            owners[form] = cis
+        self.owners = {k: tuple(sorted(v)) for k, v in owners.items()}
+        self.max_words = max((len(k.split()) for k in self.owners), default=0)
+        self.first_words = {k.split()[0] for k in self.owners}
+
+    def scan(self, text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, tuple[int, ...]]]:
+        if not self.owners:
+            return []
+        end = len(text) if end is None else end
+        toks = []
+        for m in _TOKEN.finditer(text, start, end):
+            word = m.group().lower().replace("’", "'")
+            stop = m.end()
+            if word.endswith("'s") and len(word) > 3:  # possessive: "Mr. Woodhouse's"
+                word, stop = word[:-2], stop - 2
+            elif word.endswith("'"):
+                word, stop = word[:-1], stop - 1
+            toks.append((m.start(), stop, word))
+        out = []
+        i = 0
+        n = len(toks)
+        while i < n:
+            s0, e0, w0 = toks[i]
+            if not text[s0].isupper() or w0 not in self.first_words:
+                i += 1
+                continue
+            best = None
+            words = [w0]
+            j = i
+            while True:
+                key = " ".join(words)
+                if key in self.owners:
+                    best = (j, self.owners[key])
+                if len(words) >= self.max_words or j + 1 >= n:
+                    break
+                gap = text[toks[j][1] : toks[j + 1][0]]
+                if len(gap) > 3 or _JOIN.fullmatch(gap) is None:
+                    break
+                j += 1
+                words.append(toks[j][2])
+            if best is None:
+                i += 1
+                continue
+            j, owners = best
+            out.append((s0, toks[j][1], owners))
+            i = j + 1
+        return out
+
+    def match(self, phrase: str) -> tuple[int, ...]:
+        """Candidates named by a short phrase (a cue's subject): exact alias first, else the longest alias inside."""
+        key = normalise_alias(phrase)
+        if key in self.owners:
+            return self.owners[key]
+        found: set[int] = set()
+        longest = 0
+        for s, e, owners in self.scan(phrase):
+            if e - s > longest:
+                found, longest = set(owners), e - s
+            elif e - s == longest:
+                found.update(owners)
+        return tuple(sorted(found))
+
+
+def _merge(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for s, e in sorted(spans):
+        if out and s <= out[-1][1] + 2:
+            out[-1] = (out[-1][0], max(out[-1][1], e))
+        else:
+            out.append((s, e))
+    return out
+
+
+def _inside(intervals: list[tuple[int, int]], starts: list[int], pos: int) -> bool:
+    k = bisect.bisect_right(starts, pos) - 1
+    return k >= 0 and intervals[k][0] <= pos < intervals[k][1]
+
+
+def _after_mark(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in QUOTE_MARKS:
+        pos += 1
+    return pos
+
+
+def _before_mark(text: str, pos: int) -> int:
+    while pos > 0 and text[pos - 1] in QUOTE_MARKS:
+        pos -= 1
+    return pos
+
+
+def _cue_subject(cue: Cue) -> str:
+    """The words of a cue without its speech verb and small words."""
+    from litlens.quotes.types import SPEECH_VERBS
+
+    words = [w for w in _WORD.findall(cue.text) if w.lower() not in SPEECH_VERBS]
+    return " ".join(words)
+
+
+def build_context(
+    text: str,
+    paragraphs: Sequence[Paragraph],
+    quotations: Sequence[Quotation],
+    characters: Sequence[Character],
+    persons: Sequence[EntityMention] | None = None,
+    chapter_starts: Sequence[int] | None = None,
+) -> BookContext:
+    """Mentions, cues and vocatives for ``quotations`` (sorted by start) of a book."""
+    paragraphs = sorted(paragraphs, key=lambda p: p.start)
+    p_starts = [p.start for p in paragraphs]
+    names = Names(text, sorted(persons, key=lambda m: m.start) if persons else None)
+    scanner = AliasScanner(characters)
+    quote_spans = _merge([s for q in quotations for s in q.spans])
+    q_starts = [s for s, _ in quote_spans]
+
+    mentions = [Mention(s, e, owners, _inside(quote_spans, q_starts, s)) for s, e, owners in scanner.scan(text)]
+    total = [0] * len(characters)
+    for m in mentions:
+        for ci in m.characters:
+            total[ci] += 1
+
+    chapter_starts = sorted(chapter_starts or [])
+    chapter_of_paragraph = [max(0, bisect.bisect_right(chapter_starts, p.start) - 1) for p in paragraphs]
+
+    def para_of(pos: int) -> int:
+        return max(0, bisect.bisect_right(p_starts, pos) - 1)
+
+    ctxs: list[QuoteContext] = []
+    for i, q in enumerate(quotations):
+        spans = sorted((int(s), int(e)) for s, e in q.spans)
+        ctxs.append(QuoteContext(index=i, start=spans[0][0], end=spans[-1][1], paragraph=para_of(spans[0][0]), spans=spans))
+    for i, qc in enumerate(ctxs):
+        prev = ctxs[i - 1] if i > 0 else None
+        nxt = ctxs[i + 1] if i + 1 < len(ctxs) else None
+        qc.first_in_paragraph = prev is None or prev.paragraph != qc.paragraph
+        qc.last_in_paragraph = nxt is None or para_of(nxt.start) != qc.paragraph
+        para = paragraphs[qc.paragraph]
+        cue, where = None, "none"
+        for (a_s, a_e), (b_s, b_e) in zip(qc.spans, qc.spans[1:]):
+            lo, hi = _after_mark(text, a_e), _before_mark(text, b_s)
+            if lo < hi and para_of(b_s) == qc.paragraph:
+                cue = cue_after(text, lo, hi, names) or cue_before(text, lo, hi, names)
+                if cue:
+                    where = "between"
+                    break
+        if cue is None:
+            lo = _after_mark(text, qc.end)
+            hi = para.end if qc.last_in_paragraph or nxt is None else _before_mark(text, nxt.start)
+            if lo < hi:
+                cue = cue_after(text, lo, hi, names)
+                if cue:
+                    where = "after"
+        if cue is None:
+            hi = _before_mark(text, qc.start)
+            lo = para.start if qc.first_in_paragraph or prev is None else _after_mark(text, prev.end)
+            if lo < hi:
+                cue = cue_before(text, lo, hi, names)
+            elif qc.paragraph > 0 and (prev is None or prev.paragraph < qc.paragraph - 1 or prev.end < paragraphs[qc.paragraph - 1].end - 3):
+                pp = paragraphs[qc.paragraph - 1]
+                lo = pp.start if prev is None or prev.end < pp.start else _after_mark(text, prev.end)
+                tail = text[lo:pp.end].rstrip()
+                if tail and (tail.endswith((":", ",", "—", "--")) or tail[-1].isalpha()):
+                    cue = cue_before(text, lo, pp.end, names)
+            if cue:
+                where = "before"
+        qc.cue, qc.cue_where = cue, where
+        if cue is not None:
+            subject = _cue_subject(cue)
+            if cue.subject == "name":
+                qc.cue_characters = scanner.match(subject)
+            elif cue.subject == "pronoun":
+                for w in _WORD.findall(cue.text):
+                    low = w.lower()
+                    if low in _PRONOUN_GENDER:
+                        qc.cue_pronoun = _PRONOUN_GENDER[low]
+                        break
+                    if low in _FIRST_PERSON:
+                        qc.cue_pronoun = "first"
+                        break
+                    if low in {"they", "you", "one", "ye", "thou"}:
+                        qc.cue_pronoun = "other"
+                        break
+            else:
+                qc.cue_noun_characters = scanner.match(subject)
+        qc.words = sum(len(text[s:e].split()) for s, e in qc.spans)
+    # Mentions inside each quotation, and vocatives (a name set off by a comma or at an edge).
+    m_starts = [m.start for m in mentions]
+    for qc in ctxs:
+        voc: set[int] = set()
+        for s, e in qc.spans:
+            k = bisect.bisect_left(m_starts, s)
+            while k < len(mentions) and mentions[k].start < e:
+                m = mentions[k]
+                qc.inside.append(m)
+                before = text[max(s, m.start - 12) : m.start]
+                after = text[m.end : min(e, m.end + 2)]
+                lead = text[s : m.start].strip(" \t\n—-,;:!?.'\"“”‘’").lower()
+                at_start = (not lead or lead in _ADDRESS_LEADS or before.rstrip().endswith((",", "!", "—", "-"))
+                            or before.rstrip().lower().endswith(_ADDRESS_LEADS))
+                at_end = not text[m.end : e].strip(" \t\n—-,;:!?.'\"“”‘’") or after.startswith((",", "!", "?", ";", "—"))
+                if (at_start and (after[:1] in ",!?;—." or m.end >= e - 1)) or (at_end and before.rstrip()[-1:] in ",!—-"):
+                    voc.update(m.characters)
+                k += 1
+        qc.vocatives = tuple(sorted(voc))
+    # A first-person narrator is named mostly inside quotations (when others address them).
+    narration_words = first = 0
+    pos = 0
+    for qs, qe in quote_spans + [(len(text), len(text))]:
+        chunk = text[pos:qs]
+        words = chunk.split()
+        narration_words += len(words)
+        first += sum(1 for w in words if w.strip(",.;:!?—-'\"“”‘’()") == "I")
+        pos = qe
+    first_person = 100.0 * first / max(1, narration_words)
+    in_q = [0] * len(characters)
+    for m in mentions:
+        if m.in_quote:
+            for ci in m.characters:
+                in_q[ci] += 1
+    narrator_score = [in_q[ci] / (total[ci] + 3) for ci in range(len(characters))]
+    narrator = None
+    if first_person > 0.5 and characters:
+        ranked = sorted(range(len(characters)), key=lambda ci: -(narrator_score[ci] * math.log1p(total[ci])))
+        narrator = ranked[0]
+    return BookContext(
+        first_person=first_person,
+        narrator_score=narrator_score,
+        narrator=narrator,
+        text=text,
+        paragraphs=list(paragraphs),
+        characters=list(characters),
+        quotes=ctxs,
+        mentions=mentions,
+        mention_starts=m_starts,
+        total_mentions=total,
+        chapter_of_paragraph=chapter_of_paragraph,
+        in_quote_chars=quote_spans,
+    )

@@ -1,0 +1,241 @@
+"""Candidates and features for the CPU speaker ranker.
+
+For each quotation, the candidates are the characters mentioned near it (twenty paragraphs
+before to three after), the characters its cue names, and the characters the neighbouring
+quotations' cues name, the book's six most mentioned characters and (in a first-person
+book) the likely narrator; each (quotation, candidate) pair becomes one row of numbers.
+The second pass adds the first pass's answers for the neighbouring quotations (turn
+taking: in a two-person exchange the speaker of quotation i is often the speaker of i-2
+and the person addressed by i-1).
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections import Counter
+
+import numpy as np
+
+from litlens.attribution.context import BookContext
+from litlens.quotes.types import SPEECH_VERBS
+
+_WORDS = re.compile(r"[A-Za-z]+")
+
+WINDOW_BEFORE = 20  # paragraphs
+WINDOW_AFTER = 3
+PROMINENT = 6  # the most mentioned characters of the book are always candidates
+NEIGHBOURS = (-3, -2, -1, 1, 2, 3)
+_CUE_KIND = {None: 0, "name": 1, "pronoun": 2, "noun": 3}
+_CUE_WHERE = {"none": 0, "after": 1, "between": 2, "before": 3}
+_GENDER = {"male": 1, "female": 2}
+
+BASE_FEATURES = [
+    "cue_kind", "cue_where", "cue_name", "cue_name_n", "cue_pron_match", "cue_first", "cue_other", "cue_noun",
+    "vocative", "inside", "dist_before", "dist_after", "rank_before", "rank_after", "rank_before_gender",
+    "para_before", "para_after", "para_first", "prev_para_narr", "prev_para_quote", "next_para_narr",
+    "window", "log_total", "freq_rank", "chapter_count", "gender", "words", "first_in_para", "last_in_para",
+    "gap_prev", "gap_next", "n_candidates", "adj_after_first", "adj_after_dist", "adj_before_last", "adj_before_first",
+    "adj_after_verb", "adj_before_verb", "near_window", "first_person", "narrator_score", "is_narrator",
+] + [f"nb{k}_cue" for k in NEIGHBOURS] + [f"nb{k}_voc" for k in NEIGHBOURS]
+SECOND_FEATURES = [f"p1_nb{k}" for k in NEIGHBOURS] + ["p1_self", "p1_self_rank", "p1_nb-1_same_para", "p1_alt"]
+
+
+def _has_speech_verb(segment: str) -> bool:
+    return any(w.lower() in SPEECH_VERBS for w in _WORDS.findall(segment))
+
+
+def candidates(ctx: BookContext) -> list[list[int]]:
+    """Candidate character indexes for each quotation."""
+    paras = ctx.paragraphs
+    prominent = sorted(range(len(ctx.characters)), key=lambda ci: -ctx.total_mentions[ci])[:PROMINENT]
+    out = []
+    for i, qc in enumerate(ctx.quotes):
+        lo = paras[max(0, qc.paragraph - WINDOW_BEFORE)].start
+        hi = paras[min(len(paras) - 1, qc.paragraph + WINDOW_AFTER)].end
+        found = {ci for m in ctx.mentions_between(lo, hi) for ci in m.characters}
+        found.update(qc.cue_characters)
+        found.update(ci for ci in prominent if ctx.total_mentions[ci] > 0)
+        if ctx.narrator is not None:
+            found.add(ctx.narrator)
+        for k in (-2, -1, 1, 2):
+            j = i + k
+            if 0 <= j < len(ctx.quotes) and abs(ctx.quotes[j].paragraph - qc.paragraph) <= 6:
+                found.update(ctx.quotes[j].cue_characters)
+        out.append(sorted(found))
+    return out
+
+
+def recent_mentions(ctx: BookContext, pos: int, limit: int, forward: bool) -> dict[int, tuple[int, int]]:
+    """Character -> (rank, distance) of the nearest narration mentions before (or after) ``pos``."""
+    found: dict[int, tuple[int, int]] = {}
+    starts = ctx.mention_starts
+    if forward:
+        k = bisect.bisect_left(starts, pos)
+        step = 1
+    else:
+        k = bisect.bisect_left(starts, pos) - 1
+        step = -1
+    seen = 0
+    while 0 <= k < len(ctx.mentions) and seen < 400:
+        m = ctx.mentions[k]
+        dist = (m.start - pos) if forward else (pos - m.end)
+        if dist > limit:
+            break
+        if not m.in_quote:
+            for ci in m.characters:
+                if ci not in found:
+                    found[ci] = (len(found) + 1, max(0, dist))
+        k += step
+        seen += 1
+    return found
+
+
+def base_rows(ctx: BookContext, cands: list[list[int]]) -> list[np.ndarray]:
+    """One matrix of BASE_FEATURES per quotation (a row per candidate)."""
+    text = ctx.text
+    paras = ctx.paragraphs
+    genders = [_GENDER.get(c.gender, 0) for c in ctx.characters]
+    order = sorted(range(len(ctx.characters)), key=lambda ci: -ctx.total_mentions[ci])
+    freq_rank = {ci: r + 1 for r, ci in enumerate(order)}
+    # mentions per chapter
+    chapter_counts: dict[int, Counter] = {}
+    p_starts = [p.start for p in paras]
+    for m in ctx.mentions:
+        pi = max(0, bisect.bisect_right(p_starts, m.start) - 1)
+        chapter_counts.setdefault(ctx.chapter_of_paragraph[pi], Counter()).update(m.characters)
+    out = []
+    nq = len(ctx.quotes)
+    for i, qc in enumerate(ctx.quotes):
+        cs = cands[i]
+        para = paras[qc.paragraph]
+        before = recent_mentions(ctx, qc.start, 6000, forward=False)
+        after = recent_mentions(ctx, qc.end, 6000, forward=True)
+        want = qc.cue_pronoun if qc.cue_pronoun in ("male", "female") else None
+        gendered = [ci for ci, _ in sorted(before.items(), key=lambda t: t[1][0]) if want and ctx.characters[ci].gender == want]
+        g_rank = {ci: r + 1 for r, ci in enumerate(gendered)}
+        para_m = ctx.mentions_between(para.start, para.end)
+        para_before = Counter(ci for m in para_m if not m.in_quote and m.end <= qc.start for ci in m.characters)
+        para_after = Counter(ci for m in para_m if not m.in_quote and m.start >= qc.end for ci in m.characters)
+        first_m = para_m[0] if para_m and not para_m[0].in_quote and para_m[0].start - para.start <= 4 else None
+        prev_para = paras[qc.paragraph - 1] if qc.paragraph > 0 else None
+        pp_m = ctx.mentions_between(prev_para.start, prev_para.end) if prev_para else []
+        pp_narr = Counter(ci for m in pp_m if not m.in_quote for ci in m.characters)
+        pp_quote = Counter(ci for m in pp_m if m.in_quote for ci in m.characters)
+        next_para = paras[qc.paragraph + 1] if qc.paragraph + 1 < len(paras) else None
+        np_m = ctx.mentions_between(next_para.start, next_para.end) if next_para else []
+        np_narr = Counter(ci for m in np_m if not m.in_quote for ci in m.characters)
+        lo = paras[max(0, qc.paragraph - WINDOW_BEFORE)].start
+        hi = paras[min(len(paras) - 1, qc.paragraph + WINDOW_AFTER)].end
+        window = Counter(ci for m in ctx.mentions_between(lo, hi) for ci in m.characters)
+        inside = Counter(ci for m in qc.inside for ci in m.characters)
+        near_lo = paras[max(0, qc.paragraph - 3)].start
+        near = Counter(ci for m in ctx.mentions_between(near_lo, para.end) for ci in m.characters)
+        a_lo = qc.end
+        a_hi = para.end if qc.last_in_paragraph or i + 1 >= nq else ctx.quotes[i + 1].start
+        b_lo = para.start if qc.first_in_paragraph or i == 0 else ctx.quotes[i - 1].end
+        b_hi = qc.start
+        a_m = [m for m in ctx.mentions_between(a_lo, a_hi) if not m.in_quote]
+        b_m = [m for m in ctx.mentions_between(b_lo, b_hi) if not m.in_quote]
+        a_first = set(a_m[0].characters) if a_m else set()
+        a_dist = a_m[0].start - a_lo if a_m else 500
+        b_last = set(b_m[-1].characters) if b_m else set()
+        b_first = set(b_m[0].characters) if b_m else set()
+        a_verb = _has_speech_verb(text[a_lo:min(a_hi, a_lo + 80)])
+        b_verb = _has_speech_verb(text[max(b_lo, b_hi - 80):b_hi])
+        chap = chapter_counts.get(ctx.chapter_of_paragraph[qc.paragraph], Counter())
+        gap_prev = qc.paragraph - ctx.quotes[i - 1].paragraph if i > 0 else 50
+        gap_next = ctx.quotes[i + 1].paragraph - qc.paragraph if i + 1 < nq else 50
+        nb_cue = {}
+        nb_voc = {}
+        for k in NEIGHBOURS:
+            j = i + k
+            if 0 <= j < nq and abs(ctx.quotes[j].paragraph - qc.paragraph) <= 8:
+                nb_cue[k] = set(ctx.quotes[j].cue_characters) if len(ctx.quotes[j].cue_characters) == 1 else set()
+                nb_voc[k] = set(ctx.quotes[j].vocatives)
+            else:
+                nb_cue[k] = set()
+                nb_voc[k] = set()
+        rows = np.zeros((len(cs), len(BASE_FEATURES)), dtype=np.float32)
+        for r, ci in enumerate(cs):
+            g = genders[ci]
+            pron = 0
+            if want:
+                pron = 1 if ctx.characters[ci].gender == want else (-1 if g else 0)
+            b = before.get(ci)
+            a = after.get(ci)
+            row = [
+                _CUE_KIND[qc.cue.subject if qc.cue else None],
+                _CUE_WHERE[qc.cue_where],
+                ci in qc.cue_characters,
+                len(qc.cue_characters),
+                pron,
+                qc.cue_pronoun == "first",
+                qc.cue_pronoun == "other",
+                ci in qc.cue_noun_characters,
+                ci in qc.vocatives,
+                inside[ci],
+                math.log1p(b[1]) if b else 10.0,
+                math.log1p(a[1]) if a else 10.0,
+                b[0] if b else 50,
+                a[0] if a else 50,
+                g_rank.get(ci, 50),
+                para_before[ci],
+                para_after[ci],
+                bool(first_m and ci in first_m.characters),
+                pp_narr[ci],
+                pp_quote[ci],
+                np_narr[ci],
+                window[ci],
+                math.log1p(ctx.total_mentions[ci]),
+                freq_rank[ci],
+                math.log1p(chap[ci]),
+                g,
+                math.log1p(qc.words),
+                qc.first_in_paragraph,
+                qc.last_in_paragraph,
+                min(gap_prev, 50),
+                min(gap_next, 50),
+                len(cs),
+                ci in a_first,
+                math.log1p(a_dist) if ci in a_first else 7.0,
+                ci in b_last,
+                ci in b_first,
+                a_verb,
+                b_verb,
+                near[ci],
+                ctx.first_person,
+                ctx.narrator_score[ci],
+                ci == ctx.narrator,
+            ]
+            row += [ci in nb_cue[k] for k in NEIGHBOURS]
+            row += [ci in nb_voc[k] for k in NEIGHBOURS]
+            rows[r] = row
+        out.append(rows)
+    return out
+
+
+def second_rows(ctx: BookContext, cands: list[list[int]], first: list[dict[int, float]]) -> list[np.ndarray]:
+    """SECOND_FEATURES from the first pass's probabilities ``first[i][character]``."""
+    out = []
+    nq = len(ctx.quotes)
+    for i, qc in enumerate(ctx.quotes):
+        cs = cands[i]
+        rows = np.zeros((len(cs), len(SECOND_FEATURES)), dtype=np.float32)
+        own = first[i]
+        ranked = sorted(own, key=lambda c: -own[c])
+        rank = {c: r + 1 for r, c in enumerate(ranked)}
+        nb = {}
+        for k in NEIGHBOURS:
+            j = i + k
+            ok = 0 <= j < nq and abs(ctx.quotes[j].paragraph - qc.paragraph) <= abs(k) + 1
+            nb[k] = first[j] if ok else {}
+        same_para = i > 0 and ctx.quotes[i - 1].paragraph == qc.paragraph
+        for r, ci in enumerate(cs):
+            vals = [nb[k].get(ci, 0.0) for k in NEIGHBOURS]
+            p_prev = nb[-1].get(ci, 0.0)
+            vals += [own.get(ci, 0.0), rank.get(ci, 50), p_prev if same_para else 0.0, nb[-2].get(ci, 0.0) * (1.0 - p_prev)]
+            rows[r] = vals
+        out.append(rows)
+    return out

@@ -1,0 +1,218 @@
+"""The learned part of the CPU attributor: a two-pass ranker over candidate characters.
+
+Pass 1 scores each (quotation, candidate) pair from :data:`BASE_FEATURES` with gradient
+boosted trees; the scores of one quotation's candidates are normalised with a softmax.
+Pass 2 adds the first pass's answers for the neighbouring quotations
+(:data:`SECOND_FEATURES`) and scores again. For training pass 2, the first-pass answers on
+the training novels come from models that did not see those novels (cross-fitting by
+novel), so pass 2 learns how far to trust them. An isotonic map from the winning
+probability to the observed accuracy, fitted on held-out novels, gives the confidence.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import sklearn
+from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.isotonic import IsotonicRegression
+from threadpoolctl import threadpool_limits
+
+from litlens.attribution.context import BookContext
+from litlens.attribution.features import BASE_FEATURES, SECOND_FEATURES, base_rows, candidates, second_rows
+from litlens.model import Cancelled, Progress
+
+MODEL_FORMAT = "litlens-attributor-1"
+
+
+@dataclass
+class PreparedBook:
+    """A book's candidates and first-pass features, with gold labels when training."""
+
+    name: str
+    context: BookContext
+    candidates: list[list[int]]
+    base: list[np.ndarray]
+    labels: list[int | None] = field(default_factory=list)  # gold speaker's character index
+
+
+def prepare(name: str, context: BookContext, labels: Sequence[int | None] | None = None) -> PreparedBook:
+    cands = candidates(context)
+    return PreparedBook(name, context, cands, base_rows(context, cands), list(labels or []))
+
+
+def _cpu_share() -> threadpool_limits:
+    """Limit the trees' OpenMP threads to all cores but one.
+
+    Gradient-boosted trees synchronise their threads at every split; when another process
+    holds a core (the GUI, a second analysis), threads that wait on it spin, and a fit that
+    takes seconds on an idle machine took minutes on a loaded 2-core one. One core left free
+    avoids that at a small cost on an idle machine.
+    """
+    return threadpool_limits(limits=max(1, (os.cpu_count() or 2) - 1), user_api="openmp")
+
+
+def _new_model(seed: int) -> HistGradientBoostingClassifier:
+    return HistGradientBoostingClassifier(
+        max_iter=200, learning_rate=0.1, max_leaf_nodes=31, min_samples_leaf=30, l2_regularization=1.0, random_state=seed
+    )
+
+
+def _stack(books: Sequence[PreparedBook], second: Sequence[list[np.ndarray]] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    xs, ys = [], []
+    for bi, book in enumerate(books):
+        for qi, rows in enumerate(book.base):
+            label = book.labels[qi] if qi < len(book.labels) else None
+            if label is None or not len(rows):
+                continue
+            x = rows if second is None else np.hstack([rows, second[bi][qi]])
+            xs.append(x)
+            ys.append(np.array([c == label for c in book.candidates[qi]], dtype=np.int8))
+    if not xs:
+        return np.zeros((0, len(BASE_FEATURES) + (len(SECOND_FEATURES) if second is not None else 0))), np.zeros(0)
+    return np.vstack(xs), np.concatenate(ys)
+
+
+def _softmax_scores(model: HistGradientBoostingClassifier, book: PreparedBook, second: list[np.ndarray] | None) -> list[dict[int, float]]:
+    sizes = [len(r) for r in book.base]
+    if not sum(sizes):
+        return [{} for _ in sizes]
+    x = np.vstack([r if second is None else np.hstack([r, second[qi]]) for qi, r in enumerate(book.base) if len(r)])
+    logit = model.decision_function(x)
+    out: list[dict[int, float]] = []
+    k = 0
+    for qi, n in enumerate(sizes):
+        if n == 0:
+            out.append({})
+            continue
+        z = logit[k : k + n]
+        k += n
+        e = np.exp(z - z.max())
+        p = e / e.sum()
+        out.append({c: float(pi) for c, pi in zip(book.candidates[qi], p)})
+    return out
+
+
+def _max_probs(dists: list[dict[int, float]]) -> list[tuple[int | None, float]]:
+    return [(max(d, key=d.get), max(d.values())) if d else (None, 0.0) for d in dists]
+
+
+@dataclass
+class SpeakerRanker:
+    first: HistGradientBoostingClassifier
+    second: HistGradientBoostingClassifier
+    calibration: IsotonicRegression | None
+    trained_on: list[str]
+    meta: dict = field(default_factory=dict)
+
+    def distributions(self, book: PreparedBook) -> list[dict[int, float]]:
+        """Per quotation: candidate character index -> probability (second pass)."""
+        with _cpu_share():
+            p1 = _softmax_scores(self.first, book, None)
+            return _softmax_scores(self.second, book, second_rows(book.context, book.candidates, p1))
+
+    def predict(self, book: PreparedBook) -> list[tuple[int | None, float]]:
+        """Per quotation: (character index or None, calibrated confidence)."""
+        out = []
+        for best, p in _max_probs(self.distributions(book)):
+            conf = float(self.calibration.predict([p])[0]) if self.calibration is not None and best is not None else p
+            out.append((best, conf))
+        return out
+
+    def to_state(self) -> dict:
+        return {
+            "format": MODEL_FORMAT,
+            "first": self.first,
+            "second": self.second,
+            "calibration": self.calibration,
+            "trained_on": list(self.trained_on),
+            "base_features": list(BASE_FEATURES),
+            "second_features": list(SECOND_FEATURES),
+            "meta": dict(self.meta),
+            "sklearn": sklearn.__version__,
+        }
+
+
+def _folds(n: int, k: int) -> list[list[int]]:
+    k = max(2, min(k, n))
+    return [list(range(i, n, k)) for i in range(k)]
+
+
+def train_ranker(
+    books: Sequence[PreparedBook],
+    *,
+    inner_folds: int = 2,
+    seed: int = 0,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> SpeakerRanker:
+    """Fit both passes and the confidence calibration on labelled books (at least two)."""
+    with _cpu_share():
+        return _train(books, inner_folds=inner_folds, seed=seed, progress=progress, cancelled=cancelled)
+
+
+def _train(
+    books: Sequence[PreparedBook], *, inner_folds: int, seed: int, progress: Progress | None, cancelled: Cancelled | None
+) -> SpeakerRanker:
+    from litlens.errors import Cancelled as CancelledError
+
+    report = progress or (lambda f, m: None)
+    if len(books) < 2:
+        raise ValueError("training the attributor needs at least two labelled novels")
+    folds = _folds(len(books), inner_folds)
+    held_p1: dict[int, list[dict[int, float]]] = {}
+    steps = len(folds) * 2 + 2
+    for fi, fold in enumerate(folds):
+        if cancelled and cancelled():
+            raise CancelledError("training")
+        report(fi / steps, f"first pass, fold {fi + 1} of {len(folds)}")
+        train = [b for i, b in enumerate(books) if i not in fold]
+        x, y = _stack(train)
+        model = _new_model(seed).fit(x, y)
+        for i in fold:
+            held_p1[i] = _softmax_scores(model, books[i], None)
+    report(len(folds) / steps, "first pass, all novels")
+    x, y = _stack(books)
+    first = _new_model(seed).fit(x, y)
+    seconds = [second_rows(b.context, b.candidates, held_p1[i]) for i, b in enumerate(books)]
+    # Held-out second-pass answers for the calibration.
+    winners: list[float] = []
+    right: list[int] = []
+    for fi, fold in enumerate(folds):
+        if cancelled and cancelled():
+            raise CancelledError("training")
+        report((len(folds) + 1 + fi) / steps, f"second pass, fold {fi + 1} of {len(folds)}")
+        train_idx = [i for i in range(len(books)) if i not in fold]
+        x, y = _stack([books[i] for i in train_idx], [seconds[i] for i in train_idx])
+        model = _new_model(seed).fit(x, y)
+        for i in fold:
+            for qi, (best, p) in enumerate(_max_probs(_softmax_scores(model, books[i], seconds[i]))):
+                label = books[i].labels[qi] if qi < len(books[i].labels) else None
+                if label is None or best is None:
+                    continue
+                winners.append(p)
+                right.append(int(best == label))
+    report((steps - 1) / steps, "second pass, all novels")
+    x, y = _stack(books, seconds)
+    second = _new_model(seed).fit(x, y)
+    calibration = None
+    if winners:
+        calibration = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(winners, right)
+    report(1.0, "trained")
+    return SpeakerRanker(first, second, calibration, [b.name for b in books])
+
+
+def ranker_from_state(state: dict) -> SpeakerRanker:
+    if not isinstance(state, dict) or state.get("format") != MODEL_FORMAT:
+        raise ValueError("not a LitLens attributor model")
+    if state.get("base_features") != list(BASE_FEATURES) or state.get("second_features") != list(SECOND_FEATURES):
+        raise ValueError("the model was trained with other features; retrain it with `litlens train attributor`")
+    return SpeakerRanker(state["first"], state["second"], state.get("calibration"), list(state.get("trained_on", [])), dict(state.get("meta", {})))
+
+
+def entropy(dist: dict[int, float]) -> float:
+    return -sum(p * math.log(p) for p in dist.values() if p > 0)

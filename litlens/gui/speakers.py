@@ -1,0 +1,368 @@
+"""Speakers: attribute them (CPU or LLM) in the background, review the least certain ones
+with the keyboard, and read any character's quotations.
+
+- ``AttributeDialog`` asks for the method (cpu | llm) and, for an LLM, the backend,
+  model, server URL and API-key variable.
+- ``SpeakersPanel`` has a review list sorted by confidence (least certain first):
+  number keys 1-9 give the selected quotation the n-th speaker of the numbered list,
+  0 sets "nobody", and the next quotation is selected; every correction is a human edit
+  (undoable, never overwritten by a later attribution). The "By character" tab lists all
+  the quotations of one character. "Colour by speaker" tints the reader by speaker.
+- ``install_speakers(window)`` adds the dock and the Speakers menu to the main window.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QColor, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+    QAbstractItemView,
+    QHeaderView,
+)
+
+from litlens.gui.state import BookState
+from litlens.gui.style import signals_blocked
+from litlens.services import attribution as attribution_service
+
+# Distinct, readable tints for up to twelve speakers (others share the last one).
+SPEAKER_COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#46f0f0",
+                   "#f032e6", "#9a6324", "#008080", "#800000", "#808000", "#000075"]
+NOBODY = "(nobody)"
+QUICK_KEYS = 9
+
+
+class AttributeDialog(QDialog):
+    """Method and backend settings for a speaker-attribution run."""
+
+    def __init__(self, parent: QWidget | None = None, settings: dict | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("Attribute speakers")
+        settings = settings or {}
+        form = QFormLayout(self)
+        self.method_box = QComboBox()
+        self.method_box.addItem("CPU attributor (rules + ranker, about a minute)", "cpu")
+        self.method_box.addItem("LLM (seed-003 protocol; a GPU or an LLM server is recommended)", "llm")
+        self.backend_box = QComboBox()
+        for backend in ("transformers", "gguf", "openai"):
+            self.backend_box.addItem(backend, backend)
+        self.model_edit = QLineEdit(settings.get("model") or "")
+        self.model_edit.setPlaceholderText("model id, local folder or .gguf file (empty: the packaged small model)")
+        self.url_edit = QLineEdit(settings.get("base_url") or "")
+        self.url_edit.setPlaceholderText("http://127.0.0.1:8000/v1 (OpenAI-compatible server)")
+        self.key_edit = QLineEdit(settings.get("api_key_env") or "")
+        self.key_edit.setPlaceholderText("name of the environment variable holding the API key")
+        form.addRow("Method:", self.method_box)
+        form.addRow("LLM backend:", self.backend_box)
+        form.addRow("Model:", self.model_edit)
+        form.addRow("Server URL:", self.url_edit)
+        form.addRow("API key variable:", self.key_edit)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        if settings.get("method"):
+            self.method_box.setCurrentIndex(max(0, self.method_box.findData(settings["method"])))
+        if settings.get("backend"):
+            self.backend_box.setCurrentIndex(max(0, self.backend_box.findData(settings["backend"])))
+        self.method_box.currentIndexChanged.connect(self._on_method_changed)
+        self.backend_box.currentIndexChanged.connect(self._on_method_changed)
+        self._on_method_changed()
+
+    def _on_method_changed(self) -> None:
+        llm = self.method_box.currentData() == "llm"
+        server = self.backend_box.currentData() == "openai"
+        self.backend_box.setEnabled(llm)
+        self.model_edit.setEnabled(llm)
+        self.url_edit.setEnabled(llm and server)
+        self.key_edit.setEnabled(llm and server)
+
+    def settings(self) -> dict:
+        return {
+            "method": self.method_box.currentData(),
+            "backend": self.backend_box.currentData(),
+            "model": self.model_edit.text().strip() or None,
+            "base_url": self.url_edit.text().strip() or None,
+            "api_key_env": self.key_edit.text().strip() or None,
+        }
+
+
+def attribution_work(project, book_id: int, settings: dict):
+    """The background work of one attribution run (for TaskRunner)."""
+
+    def work(progress, cancelled):
+        if settings.get("method") == "llm":
+            from litlens.services.llm_attribution import attribute_book_llm
+
+            return attribute_book_llm(project, book_id, backend=settings.get("backend") or "transformers",
+                                      model=settings.get("model"), base_url=settings.get("base_url"),
+                                      api_key_env=settings.get("api_key_env"), progress=progress, cancelled=cancelled)
+        return attribution_service.attribute_book(project, book_id, progress=progress, cancelled=cancelled)
+
+    return work
+
+
+class SpeakersPanel(QWidget):
+    """Review list (least certain first, keyboard correction) and per-character quotations."""
+
+    attribute_requested = Signal()
+    colouring_changed = Signal(bool)
+
+    def __init__(self, state: BookState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.state = state
+        self.items: list[attribution_service.ReviewItem] = []
+        self.quick: list[str] = []
+        layout = QVBoxLayout(self)
+        top = QHBoxLayout()
+        self.attribute_button = QPushButton("Attribute speakers…")
+        self.attribute_button.clicked.connect(self.attribute_requested)
+        self.colour_box = QCheckBox("Colour by speaker")
+        self.colour_box.toggled.connect(self.colouring_changed)
+        self.summary = QLabel("")
+        top.addWidget(self.attribute_button)
+        top.addWidget(self.colour_box)
+        top.addStretch(1)
+        top.addWidget(self.summary)
+        layout.addLayout(top)
+        self.tabs = QTabWidget()
+        layout.addWidget(self.tabs)
+
+        review = QWidget()
+        rl = QVBoxLayout(review)
+        self.keys_label = QLabel("")
+        self.keys_label.setWordWrap(True)
+        rl.addWidget(self.keys_label)
+        self.table = QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels(["confidence", "speaker", "type", "quotation"])
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().hide()
+        self.table.itemSelectionChanged.connect(self._on_row_changed)
+        self.table.installEventFilter(self)
+        rl.addWidget(self.table)
+        self.tabs.addTab(review, "Review")
+
+        by_char = QWidget()
+        cl = QVBoxLayout(by_char)
+        self.character_box = QComboBox()
+        self.character_box.currentIndexChanged.connect(self._on_character_changed)
+        self.character_quotes = QListWidget()
+        self.character_quotes.itemActivated.connect(self._on_character_quote_activated)
+        self.character_quotes.itemClicked.connect(self._on_character_quote_activated)
+        cl.addWidget(self.character_box)
+        cl.addWidget(self.character_quotes)
+        self.tabs.addTab(by_char, "By character")
+
+        state.book_changed.connect(self.refresh)
+        state.data_changed.connect(self.refresh)
+        self.refresh()
+
+    # -- content ------------------------------------------------------------------------
+    def refresh(self) -> None:
+        session = self.state.session
+        selected = self.current_item()
+        self.items = attribution_service.review_items(session.path, session.book_id) if session is not None else []
+        speakers: dict[str, int] = {}
+        for item in self.items:
+            if item.speaker:
+                speakers[item.speaker] = speakers.get(item.speaker, 0) + 1
+        names = session.character_names() if session is not None else []
+        self.quick = sorted(names, key=lambda n: -speakers.get(n, 0))[:QUICK_KEYS]
+        self.keys_label.setText(
+            "Keys: " + "   ".join(f"{i + 1} {n}" for i, n in enumerate(self.quick)) + f"   0 {NOBODY}" if self.quick else ""
+        )
+        attributed = [i for i in self.items if i.method]
+        low = sum(1 for i in attributed if (i.confidence or 0) < 0.5)
+        self.summary.setText(f"{len(attributed)} attributed, {low} below 0.5" if attributed else "not attributed yet")
+        self.table.blockSignals(True)
+        self.table.setRowCount(len(self.items))
+        for r, item in enumerate(self.items):
+            conf = "corrected" if item.method is None and item.speaker else ("—" if item.confidence is None else f"{item.confidence:.2f}")
+            cells = [conf, item.speaker or NOBODY, item.type, item.excerpt]
+            for c, value in enumerate(cells):
+                cell = QTableWidgetItem(value)
+                if c == 1 and item.speaker in self.colours():
+                    cell.setForeground(QColor(self.colours()[item.speaker]))
+                self.table.setItem(r, c, cell)
+        self.table.resizeColumnsToContents()
+        self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        if selected is not None:
+            self.select_quotation(selected.quotation_id)
+        self.table.blockSignals(False)
+        with signals_blocked(self.character_box):
+            current = self.character_box.currentData()
+            self.character_box.clear()
+            for name in sorted(names, key=lambda n: -speakers.get(n, 0)):
+                self.character_box.addItem(f"{name} ({speakers.get(name, 0)})", name)
+            if current is not None:
+                self.character_box.setCurrentIndex(max(0, self.character_box.findData(current)))
+        self._on_character_changed()
+
+    def colours(self) -> dict[str, str]:
+        """Speaker name -> colour, most frequent speakers first."""
+        session = self.state.session
+        if session is None:
+            return {}
+        counts: dict[str, int] = {}
+        for row in session.quotes:
+            if row.quotation.speaker:
+                counts[row.quotation.speaker] = counts.get(row.quotation.speaker, 0) + 1
+        ranked = sorted(counts, key=lambda n: -counts[n])
+        return {n: SPEAKER_COLOURS[min(i, len(SPEAKER_COLOURS) - 1)] for i, n in enumerate(ranked)}
+
+    def current_item(self) -> attribution_service.ReviewItem | None:
+        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        if not rows or rows[0].row() >= len(self.items):
+            return None
+        return self.items[rows[0].row()]
+
+    def select_quotation(self, quotation_id: int) -> None:
+        for r, item in enumerate(self.items):
+            if item.quotation_id == quotation_id:
+                self.table.selectRow(r)
+                self.table.scrollToItem(self.table.item(r, 0))
+                return
+
+    # -- keyboard correction ------------------------------------------------------------
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt API)
+        from PySide6.QtCore import QEvent
+
+        if obj is self.table and event.type() == QEvent.Type.KeyPress:
+            text = event.text()
+            if text.isdigit():
+                self.correct(int(text))
+                return True
+        return super().eventFilter(obj, event)
+
+    def correct(self, key: int) -> bool:
+        """Give the selected quotation the ``key``-th quick speaker (0: nobody), then move on."""
+        item = self.current_item()
+        if item is None or (key > len(self.quick)):
+            return False
+        speaker = None if key == 0 else self.quick[key - 1]
+        row = self.table.currentRow()
+        ok = self.state.edit("set_quote_speaker", item.quotation_id, speaker)
+        if ok:
+            # The corrected one moves to the end of the list; select what is now at its place.
+            target = min(row, len(self.items) - 1)
+            if target >= 0:
+                self.table.selectRow(target)
+        return ok
+
+    # -- selection ----------------------------------------------------------------------
+    def _on_row_changed(self) -> None:
+        item = self.current_item()
+        session = self.state.session
+        if item is None or session is None:
+            return
+        row = session.quote(item.quotation_id)
+        if row is not None:
+            self.state.select(row)
+            self.state.jump_requested.emit(row.start)
+
+    def _on_character_changed(self) -> None:
+        self.character_quotes.clear()
+        session = self.state.session
+        name = self.character_box.currentData()
+        if session is None or name is None:
+            return
+        for row in session.quotes:
+            if row.quotation.speaker == name:
+                text = " … ".join(" ".join(session.text[s:e].split()) for s, e in row.quotation.spans)
+                conf = row.quotation.speaker_confidence
+                label = f"[{'—' if conf is None else f'{conf:.2f}'}] {text[:200]}"
+                entry = QListWidgetItem(label)
+                entry.setData(Qt.ItemDataRole.UserRole, row.id)
+                self.character_quotes.addItem(entry)
+
+    def _on_character_quote_activated(self, entry: QListWidgetItem) -> None:
+        session = self.state.session
+        row = session.quote(entry.data(Qt.ItemDataRole.UserRole)) if session else None
+        if row is not None:
+            self.state.select(row)
+            self.state.jump_requested.emit(row.start)
+
+
+def install_speakers(window) -> None:
+    """Add the Speakers dock and menu to a MainWindow."""
+    panel = SpeakersPanel(window.state)
+    window.speakers = panel
+    window.docks["speakers"] = window._dock("Speakers", panel, Qt.DockWidgetArea.RightDockWidgetArea)
+    if "characters" in window.docks:  # a tab beside the character list: the charts keep their height
+        window.tabifyDockWidget(window.docks["characters"], window.docks["speakers"])
+        window.docks["characters"].raise_()
+    window.attribution_settings = {"method": "cpu", "backend": "transformers"}
+    menu = window.menuBar().addMenu("S&peakers")
+    window.attribute_action = QAction("&Attribute speakers…", window, shortcut=QKeySequence("Ctrl+Shift+A"),
+                                      triggered=lambda: ask_and_attribute(window))
+    menu.addAction(window.attribute_action)
+    colour_action = QAction("&Colour quotations by speaker", window, checkable=True)
+    colour_action.toggled.connect(panel.colour_box.setChecked)
+    panel.colour_box.toggled.connect(colour_action.setChecked)
+    menu.addAction(colour_action)
+    show = QAction("Show the &review list", window, triggered=lambda: (window.docks["speakers"].show(), window.docks["speakers"].raise_()))
+    menu.addAction(show)
+    panel.attribute_requested.connect(lambda: ask_and_attribute(window))
+    panel.colouring_changed.connect(lambda on: _apply_colours(window, on))
+    window.state.data_changed.connect(lambda: _apply_colours(window, panel.colour_box.isChecked()))
+    window.runner.finished.connect(lambda name, result: _on_finished(window, name, result))
+
+
+def ask_and_attribute(window, settings: dict | None = None) -> bool:
+    """Show the settings dialog (unless ``settings`` are given) and start the run."""
+    session = window.state.session
+    if session is None:
+        window.show_error("Open a book first.")
+        return False
+    if settings is None:
+        dialog = AttributeDialog(window, window.attribution_settings)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return False
+        settings = dialog.settings()
+    window.attribution_settings = settings
+    window.runner.start("Attributing speakers", attribution_work(session.path, session.book_id, settings))
+    return True
+
+
+def _on_finished(window, name: str, result: object) -> None:
+    if name != "Attributing speakers" or window.state.session is None:
+        return
+    window.state.session.reload()
+    window.state.data_changed.emit()
+    if isinstance(result, dict):
+        kept = result.get("kept")
+        window.statusBar().showMessage(
+            f"Attributed {result.get('attributed', 0)} of {result.get('quotations', 0)} quotations"
+            + (f"; {kept} corrected speakers kept" if kept else ""), 10000)
+
+
+def _apply_colours(window, on: bool) -> None:
+    view = getattr(getattr(window, "reader", None), "view", None)
+    if view is None:
+        return
+    view.speaker_colours = window.speakers.colours() if on else None
+    view.refresh_highlights()
+
+
+if __name__ == "__main__":
+    from litlens.gui.app import preview
+
+    preview("speakers")

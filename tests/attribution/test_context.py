@@ -1,0 +1,52 @@
+"""Alias mentions, cues and vocatives read from hand-built text."""
+
+from __future__ import annotations
+
+from litlens.attribution.context import AliasScanner, build_context
+from litlens.model import Character, Quotation
+from litlens.text.paragraphs import find_paragraphs
+
+CHARS = [
+    Character("Elizabeth Bennet", ["Elizabeth Bennet", "Elizabeth", "Lizzy"], "female"),
+    Character("Mr. Darcy", ["Mr. Darcy", "Darcy"], "male"),
+    Character("Jane Bennet", ["Jane Bennet", "Jane", "Miss Bennet"], "female"),
+    Character("Mrs. Bennet", ["Mrs. Bennet"], "female"),
+]
+
+
+def _quotes(text: str, pieces: list[str]) -> list[Quotation]:
+    out = []
+    for piece in pieces:
+        start = text.index(piece)
+        out.append(Quotation(spans=[(start, start + len(piece))]))
+    return out
+
+
+def test_alias_scanner_prefers_the_longest_alias_and_reads_possessives():
+    scanner = AliasScanner(CHARS)
+    text = "Mrs. Bennet's daughter Elizabeth Bennet met Mr.  Darcy; the rabbit ran."
+    found = [(text[s:e], owners) for s, e, owners in scanner.scan(text)]
+    assert found == [("Mrs. Bennet", (3,)), ("Elizabeth Bennet", (0,)), ("Mr.  Darcy", (1,))]
+
+
+def test_alias_scanner_adds_unlisted_name_parts_but_not_shared_aliases():
+    scanner = AliasScanner([Character("Bill Gorton", ["Bill Gorton"], "male")])
+    assert scanner.match("Bill") == (0,)
+    assert scanner.match("said Mr. Gorton") == (0,)
+
+
+def test_build_context_reads_name_and_pronoun_cues_and_vocatives():
+    text = (
+        "\u201cI am quite sure,\u201d said Elizabeth, \u201cthat he is proud.\u201d\n\n"
+        "\u201cLizzy, you are too severe,\u201d she replied.\n\n"
+        "\u201cNot at all, Jane.\u201d\n"
+    )
+    quotes = _quotes(text, ["I am quite sure,", "that he is proud.", "Lizzy, you are too severe,", "Not at all, Jane."])
+    merged = [Quotation(spans=quotes[0].spans + quotes[1].spans)] + quotes[2:]
+    ctx = build_context(text, find_paragraphs(text), merged, CHARS)
+    first, second, third = ctx.quotes
+    assert first.cue is not None and first.cue_characters == (0,)
+    assert second.cue is not None and second.cue.subject == "pronoun" and second.cue_pronoun == "female"
+    assert second.vocatives == (0,)  # "Lizzy, ..." addresses Elizabeth: evidence she is NOT the speaker
+    assert third.vocatives == (2,)
+    assert third.cue is None

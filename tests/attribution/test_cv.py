@@ -1,0 +1,76 @@
+"""Leave-novels-out evaluation on a few PDNC novels (the whole corpus is a slow test / benchmark)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from litlens.errors import InputFileError, LitLensError
+from litlens.services.attribution import evaluate_attribution
+
+SMALL = ["DaisyMiller", "TheAwakening", "AlicesAdventuresInWonderland", "WhereAngelsFearToTread"]
+KEYS = {"accuracy", "explicit", "other", "anaphoric", "implicit", "quotations"}
+
+
+@pytest.fixture(scope="module")
+def small_pdnc(tmp_path_factory) -> Path:
+    from tests.conftest import require_shared
+
+    root = require_shared()
+    folder = tmp_path_factory.mktemp("pdnc4")
+    for name in SMALL:
+        (folder / name).symlink_to(root / name, target_is_directory=True)
+    return folder
+
+
+def test_cli_eval_attribution_two_folds_gold(small_pdnc):
+    out = subprocess.run(
+        [sys.executable, "-m", "litlens.cli", "eval", "attribution", "--pdnc", str(small_pdnc), "--method", "cpu",
+         "--quotes", "gold", "--characters", "gold", "--folds", "2", "--json"],
+        capture_output=True, text=True, check=True,
+    )
+    result = json.loads(out.stdout)
+    assert set(result) == {"novels", "pooled"}
+    assert set(result["novels"]) == set(SMALL)
+    for scores in [*result["novels"].values(), result["pooled"]]:
+        assert set(scores) == KEYS
+        assert all(0.0 <= scores[k] <= 1.0 for k in KEYS - {"quotations"})
+    # Trained on two small novels only, it is already well above a most-frequent-speaker guess.
+    assert result["pooled"]["accuracy"] >= 0.7
+    assert result["pooled"]["explicit"] >= 0.9
+    assert result["pooled"]["quotations"] == sum(s["quotations"] for s in result["novels"].values())
+
+
+def test_eval_detected_quotes_discovered_characters_one_novel(small_pdnc):
+    result = evaluate_attribution(small_pdnc, quotes="detected", characters="discovered", novels="DaisyMiller", details=True)
+    scores = result["novels"]["DaisyMiller"]
+    assert scores["quotations"] > 400  # unmatched gold quotations are still counted (as wrong)
+    assert scores["accuracy"] >= 0.6
+    assert result["addressees"]["quotations"] > 0
+    assert len(result["reliability"]) == 10
+
+
+def test_eval_refuses_unknown_novels_and_too_few_to_train(small_pdnc, tmp_path):
+    with pytest.raises(InputFileError, match="no PDNC novel named Nope"):
+        evaluate_attribution(small_pdnc, novels="Nope")
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "DaisyMiller").symlink_to(small_pdnc / "DaisyMiller", target_is_directory=True)
+    with pytest.raises(LitLensError, match="at least two other"):
+        evaluate_attribution(one)
+
+
+def test_cli_train_attributor_writes_a_usable_model(small_pdnc, tmp_path):
+    from litlens.attribution.cpu import load_model
+
+    out = tmp_path / "m.joblib"
+    subprocess.run(
+        [sys.executable, "-m", "litlens.cli", "train", "attributor", "--pdnc", str(small_pdnc),
+         "--novels", "DaisyMiller,TheAwakening", "-o", str(out)],
+        capture_output=True, text=True, check=True,
+    )
+    assert load_model(out).trained_on == ["DaisyMiller", "TheAwakening"]
