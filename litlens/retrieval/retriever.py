@@ -1,0 +1,172 @@
+"""One facade over every ranker: ``Retriever.search(query, k) -> list[Hit]``.
+
+Methods:
+
+* ``bm25`` — BM25 with query words weighted by their distance from ``[MASK]``;
+* ``dense`` — a dual encoder (dot product of query and passage vectors);
+* ``hybrid`` — ``alpha * z(bm25) + (1 - alpha) * z(dense)``, scores standardised per query;
+* ``rerank`` — ``hybrid``, then an LLM re-orders the top candidates (listwise, seed 001).
+
+Candidates that contain one of the query's own quotations are moved below all others unless
+``demote_quoted=False``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from litlens.errors import LitLensError
+from litlens.retrieval.bm25 import BM25Index, top_k
+from litlens.retrieval.candidates import Candidate
+from litlens.retrieval.query import DEFAULT_TAU, check_query, quoted_mask, term_weights
+
+METHODS = ("bm25", "dense", "hybrid", "rerank")
+DEFAULT_ALPHA = 0.5  # weight of BM25 in hybrid fusion
+DEMOTE_CHECK = 200  # how many top candidates are checked for the query's own quotations
+
+
+class RetrievalError(LitLensError):
+    pass
+
+
+@dataclass(frozen=True)
+class Hit:
+    candidate: int  # index into the retriever's candidates
+    book: int | None
+    chapter: int | None
+    start: int | None
+    end: int | None
+    text: str
+    score: float
+    method: str
+    demoted: bool = False
+
+
+def standardise(x: np.ndarray) -> np.ndarray:
+    std = float(x.std())
+    return (x - x.mean()) / std if std > 1e-12 else np.zeros_like(x)
+
+
+class Retriever:
+    """Rank ``texts`` (or ``candidates``) for a query.
+
+    ``embeddings`` are the passage vectors of ``encoder`` for the same texts (computed here when
+    omitted and a dense method is asked for). ``reranker`` is a
+    :class:`litlens.retrieval.rerank.ListwiseReranker` for ``method="rerank"``.
+    """
+
+    def __init__(
+        self,
+        texts: Sequence[str] | None = None,
+        *,
+        candidates: Sequence[Candidate] | None = None,
+        method: str = "hybrid",
+        encoder=None,
+        embeddings: np.ndarray | None = None,
+        bm25: BM25Index | None = None,
+        reranker=None,
+        alpha: float = DEFAULT_ALPHA,
+        tau: float | None = DEFAULT_TAU,
+        demote_quoted: bool = True,
+        rerank_top: int = 20,
+    ) -> None:
+        if method not in METHODS:
+            raise RetrievalError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+        self.candidates = list(candidates) if candidates is not None else None
+        self.texts = [c.text for c in self.candidates] if self.candidates is not None else list(texts or [])
+        self.method = method
+        self.alpha = alpha
+        self.tau = tau
+        self.demote_quoted = demote_quoted
+        self.rerank_top = rerank_top
+        self.reranker = reranker
+        if method == "rerank" and reranker is None:
+            raise RetrievalError("method 'rerank' needs an LLM re-ranker (see litlens.retrieval.rerank)")
+        self.bm25 = bm25 if bm25 is not None else (BM25Index(self.texts) if method != "dense" else None)
+        self.encoder = encoder
+        self.embeddings = embeddings
+        if method != "bm25":
+            if self.encoder is None:
+                from litlens.retrieval.dense import shared_encoder
+
+                self.encoder = shared_encoder()
+            if self.embeddings is None:
+                self.embeddings = self.encoder.encode_passages(self.texts)
+            if len(self.embeddings) != len(self.texts):
+                raise RetrievalError(
+                    f"{len(self.embeddings)} passage vectors for {len(self.texts)} candidates; rebuild the index"
+                )
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def scores(self, query: str) -> np.ndarray:
+        """The first-stage score of every candidate (before demotion and re-ranking)."""
+        check_query(query)
+        lexical = dense = None
+        if self.method != "dense":
+            lexical = self.bm25.weighted_scores(term_weights(query, self.tau)).astype(np.float64)
+            if self.method == "bm25":
+                return lexical
+        vector = self.encoder.encode_queries([query])[0]
+        dense = (self.embeddings @ vector).astype(np.float64)
+        if self.method == "dense":
+            return dense
+        return self.alpha * standardise(lexical) + (1.0 - self.alpha) * standardise(dense)
+
+    def rank(self, query: str, k: int | None = None) -> list[tuple[int, float, bool]]:
+        """(candidate index, score, demoted) for the best ``k`` (all when None), best first."""
+        scores = self.scores(query)
+        n = len(scores)
+        k = n if k is None else min(k, n)
+        check = min(n, max(k, DEMOTE_CHECK)) if self.demote_quoted else k
+        top = top_k(scores, max(check, min(n, self.rerank_top)))
+        demoted = np.zeros(len(top), dtype=bool)
+        if self.demote_quoted:
+            demoted = quoted_mask(query, [self.texts[i] for i, _ in top])
+        ranked = [(i, s, bool(d)) for (i, s), d in zip(top, demoted)]
+        ranked.sort(key=lambda r: r[2])  # stable: demoted ones after the others, order kept
+        if self.method == "rerank" and ranked:
+            head = [r for r in ranked[: self.rerank_top] if not r[2]]
+            order = self.reranker.rerank(query, [self.texts[i] for i, _, _ in head])
+            head = [head[j] for j in order]
+            ranked = head + [r for r in ranked if r not in head]
+        if len(ranked) < k:  # the rest, in score order (only when k exceeds the checked head)
+            seen = {r[0] for r in ranked}
+            rest = [(i, s, False) for i, s in top_k(scores, n) if i not in seen]
+            ranked += rest
+        return ranked[:k]
+
+    def search(self, query: str, k: int = 10) -> list[Hit]:
+        hits = []
+        for i, score, demoted in self.rank(query, k):
+            c = self.candidates[i] if self.candidates is not None else None
+            hits.append(
+                Hit(
+                    candidate=c.id if c else i,
+                    book=c.book if c else None,
+                    chapter=c.chapter if c else None,
+                    start=c.start if c else None,
+                    end=c.end if c else None,
+                    text=self.texts[i],
+                    score=float(score),
+                    method=self.method,
+                    demoted=demoted,
+                )
+            )
+        return hits
+
+    def with_method(self, method: str) -> Retriever:
+        """The same index with another method (shares the BM25 index and the vectors)."""
+        clone = object.__new__(Retriever)
+        clone.__dict__.update(self.__dict__)
+        clone.method = method
+        if clone.bm25 is None and method != "dense":
+            clone.bm25 = BM25Index(self.texts)
+        return clone
+
+
+

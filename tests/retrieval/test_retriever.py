@@ -1,0 +1,91 @@
+"""The Retriever facade with the real packaged encoder."""
+
+from __future__ import annotations
+
+import pytest
+
+from litlens.errors import LitLensError
+from litlens.retrieval.candidates import build_candidates
+from litlens.retrieval.dense import DenseEncoder, EncoderError, shared_encoder
+from litlens.retrieval.retriever import Retriever
+from litlens.model import Sentence
+
+TEXTS = [
+    "She is tolerable; but not handsome enough to tempt me.",
+    "In vain have I struggled. It will not do. My feelings will not be repressed.",
+    "Mr. Bennet was among the earliest of those who waited on Mr. Bingley.",
+    "The rain fell all afternoon on the road to Meryton.",
+]
+
+
+@pytest.mark.parametrize("method", ["bm25", "dense", "hybrid"])
+def test_retriever_finds_the_passage(method):
+    r = Retriever(TEXTS, method=method, encoder=shared_encoder())
+    hits = r.search("Darcy finally declares his love: [MASK] Elizabeth refuses him. His feelings were repressed in vain.", 2)
+    assert hits[0].candidate == 1 and hits[0].method == method
+    assert hits[0].score >= hits[1].score
+
+
+def test_retriever_demotes_passages_the_query_quotes():
+    query = 'Darcy said "She is tolerable; but not handsome enough to tempt me" and later: [MASK] tolerable handsome'
+    on = Retriever(TEXTS, method="bm25").search(query, 4)
+    off = Retriever(TEXTS, method="bm25", demote_quoted=False).search(query, 4)
+    assert off[0].candidate == 0 and not off[0].demoted
+    assert on[-1].candidate == 0 and on[-1].demoted
+
+
+def test_dense_scores_are_dot_products_of_query_and_passage_vectors():
+    enc = shared_encoder()
+    r = Retriever(TEXTS, method="dense", encoder=enc)
+    q = enc.encode_queries(["a proposal of marriage"])[0]
+    assert r.scores("a proposal of marriage") == pytest.approx(r.embeddings @ q, rel=1e-5)
+
+
+def test_first_token_pooling_gives_other_vectors():
+    enc = DenseEncoder(pooling="first")
+    assert enc.cache_key != shared_encoder().cache_key
+    v = enc.encode_passages(TEXTS[:2])
+    assert v.shape == (2, 384)
+
+
+def test_a_text_generator_is_not_accepted_as_encoder(tmp_path):
+    (tmp_path / "config.json").write_text('{"model_type": "llama", "architectures": ["LlamaForCausalLM"]}')
+    with pytest.raises(EncoderError, match="not an encoder"):
+        DenseEncoder(str(tmp_path))
+
+
+def test_a_folder_without_a_model_is_refused(tmp_path):
+    with pytest.raises(EncoderError, match="cannot load"):
+        DenseEncoder(str(tmp_path))
+
+
+def test_unknown_method_is_refused():
+    with pytest.raises(LitLensError, match="unknown method"):
+        Retriever(TEXTS, method="magic")
+
+
+def test_candidates_are_windows_within_a_chapter():
+    text = "A. B. C. D."
+    sents = [Sentence(i, 3 * i, 3 * i + 2, 0, 0 if i < 3 else 1) for i in range(4)]
+    cands = build_candidates(1, text, sents)
+    assert [(c.first, c.n) for c in cands] == [(0, 1), (1, 1), (2, 1), (3, 1), (0, 2), (1, 2), (0, 3)]
+    assert cands[-1].text == "A. B. C." and (cands[-1].start, cands[-1].end) == (0, 8)
+
+
+def test_listwise_answer_parsing_keeps_unnamed_passages_in_order():
+    from litlens.retrieval.rerank import parse_ranking
+
+    assert parse_ranking("3 > 1", 4) == [2, 0, 1, 3]
+    assert parse_ranking("no idea", 3) == [0, 1, 2]
+    assert parse_ranking("[2] > [2] > [9] > [1]", 3) == [1, 0, 2]
+
+
+def test_rerank_with_the_packaged_llm_returns_a_permutation_of_the_head():
+    from litlens.retrieval.rerank import ListwiseReranker
+
+    reranker = ListwiseReranker.default("transformers", None, max_new_tokens=12)
+    r = Retriever(TEXTS, method="rerank", reranker=reranker, rerank_top=3, encoder=shared_encoder())
+    plain = Retriever(TEXTS, method="hybrid", encoder=shared_encoder()).search("Darcy [MASK] feelings", 4)
+    hits = r.search("Darcy [MASK] feelings", 4)
+    assert sorted(h.text for h in hits[:3]) == sorted(h.text for h in plain[:3])
+    assert hits[3].text == plain[3].text and all(h.method == "rerank" for h in hits)
