@@ -1,0 +1,663 @@
+"""Annotation-study use cases shared by the CLI and the GUI: create, assign, annotate,
+agreement, export, merge, QA-metric meta-evaluation and the LLM judge."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from litlens.errors import DataFormatError, LitLensError
+from litlens.model import Cancelled, Progress
+from litlens.services.progress import check_cancelled, sub_progress
+from litlens.store.project import Project, open_project
+from litlens.store.studies import (
+    ItemRecord,
+    JudgmentEvent,
+    StudyError,
+    StudyRecord,
+    StudyStore,
+    effective_judgments,
+    read_study_file,
+)
+from litlens.studies import agreement as ag
+from litlens.studies.items import LIKERT, PROXY, StudyItem, rubric, scale_for
+from litlens.studies.judgments import parse_scale, read_judgments_csv
+from litlens.studies.likert import likert_items, read_answers, read_literaryqa
+from litlens.studies.proxy import proxy_items_from_beir
+
+EXPORT_COLUMNS = ["study", "item_id", "annotator", "label", "gold_position", "correct", "options_shown",
+                  "option_texts", "created_at", "duration_ms", "note", "judgment_uid", "origin"]
+
+
+def _open(project_path: str | Path) -> tuple[Project, StudyStore]:
+    project = open_project(project_path)
+    return project, StudyStore(project)
+
+
+# ---------------------------------------------------------------- creation
+def create_proxy_study(
+    project_path: str | Path, *, beir: str | Path | None = None, pinned: list[str] | None = None,
+    distractors: str = "bm25", per_item: int = 3, name: str | None = None, seed: int = 0,
+    limit: int | None = None, progress: Progress | None = None, book_id: int | None = None,
+) -> StudyRecord:
+    """A proxy-task study: gold + (per_item − 1) strongest distractors per query, shuffled once."""
+    if pinned:
+        items = _pinned_items(project_path, pinned, distractors=distractors, per_item=per_item, seed=seed,
+                              book_id=book_id)
+        source = "pinned evidence: " + "; ".join(pinned)
+        name = name or f"proxy-pinned-{len(items)}"
+    elif beir is None:
+        raise LitLensError("give the source of the items: --beir DIR (queries.jsonl, corpus.jsonl, qrels/test.tsv) "
+                           "or --pinned CLAIM…")
+    else:
+        items = proxy_items_from_beir(beir, distractors=distractors, per_item=per_item, seed=seed, limit=limit,
+                                      progress=sub_progress(progress, 0.0, 0.95))
+        source = str(beir)
+        name = name or f"proxy-{Path(beir).name}"
+    with open_project(project_path) as project:
+        store = StudyStore(project)
+        sid = store.create_study(
+            name, PROXY, items, scale=scale_for(PROXY, per_item), mode=distractors,
+            instructions="Which candidate is the quotation hidden at [masked sentence(s)]? Press its number.",
+            source=source, settings={"per_item": per_item, "seed": seed, "distractors": distractors},
+        )
+        if progress:
+            progress(1.0, "stored")
+        return store.study(sid)
+
+
+def _pinned_items(project_path: str | Path, claims: list[str], *, distractors: str, per_item: int, seed: int,
+                  book_id: int | None) -> list[StudyItem]:
+    """One item per pinned passage: the claim as the task, the passage as gold, and the best-ranked
+    passages for the claim (BM25 or dense, from evidence retrieval) that do not overlap it."""
+    import random
+
+    from litlens.services.retrieval import list_evidence, search
+    from litlens.studies.items import Option
+
+    if distractors not in ("bm25", "dense"):
+        raise LitLensError(f"--distractors must be bm25 or dense, not {distractors!r}")
+    items: list[StudyItem] = []
+    for claim in claims:
+        rows = list_evidence(project_path, book_id=book_id, claim=claim)
+        if not rows:
+            raise StudyError(f"no evidence is pinned for claim {claim!r}; pin passages with `litlens evidence pin`")
+        for row in rows:
+            query = row["query"] or row["claim_text"] or claim
+            hits = search(project_path, query, book_id=book_id, method=distractors, k=10 * per_item)
+            others = [h for h in hits if h.end <= row["start"] or h.start >= row["end"]][: per_item - 1]
+            if len(others) < per_item - 1:
+                raise StudyError(f"claim {claim!r}: fewer than {per_item - 1} distractors found for passage {row['id']}")
+            options = [Option(row["text"], f"{row['start']}-{row['end']}", True)] + [
+                Option(" ".join(h.text.split()), f"{h.start}-{h.end}", False) for h in others]
+            key = f"{claim}#{row['id']}"
+            random.Random(f"{seed}:{key}").shuffle(options)
+            context = row["claim_text"] or claim
+            items.append(StudyItem(key, {"context": f"{context}\n\n[masked sentence(s)]", "claim": claim,
+                                         "query": query, "distractors": distractors,
+                                         "distractor_scores": [round(float(h.score), 4) for h in others]}, options))
+    return items
+
+
+def create_likert_study(
+    project_path: str | Path, *, literaryqa: str | Path, answers: str | Path, mode: str = "reference",
+    name: str | None = None,
+) -> StudyRecord:
+    questions = read_literaryqa(literaryqa)
+    system_answers = read_answers(answers, questions)
+    items = likert_items(questions, system_answers, mode)
+    name = name or f"likert-{Path(answers).stem}-{mode}"
+    with open_project(project_path) as project:
+        store = StudyStore(project)
+        sid = store.create_study(
+            name, LIKERT, items, scale=scale_for(LIKERT), mode=mode,
+            instructions=json.dumps(rubric(mode)), source=f"{literaryqa} + {answers}",
+        )
+        return store.study(sid)
+
+
+def assign(project_path: str | Path, study: str, annotators: list[str], overlap: int, *, kind: str = "human") -> dict:
+    """Give every item to ``overlap`` annotators, balanced round-robin; returns counts per annotator."""
+    annotators = [a.strip() for a in annotators if a.strip()]
+    if not annotators:
+        raise StudyError("give at least one annotator, e.g. --annotators A,B,C")
+    if len(set(annotators)) != len(annotators):
+        raise StudyError(f"an annotator is named twice in {','.join(annotators)}")
+    if not 1 <= overlap <= len(annotators):
+        raise StudyError(f"--overlap must be between 1 and the number of annotators ({len(annotators)}), not {overlap}")
+    with open_project(project_path) as project:
+        store = StudyStore(project)
+        rec = store.study(study)
+        store.add_annotators(rec.id, annotators, kind)
+        items = store.items(rec.id)
+        plan: dict[str, list[int]] = {a: [] for a in annotators}
+        for n, item in enumerate(items):
+            for j in range(overlap):
+                plan[annotators[(n * overlap + j) % len(annotators)]].append(item.id)
+        store.set_assignments(rec.id, plan)
+        return {a: len(v) for a, v in store.assignments(rec.id).items()}
+
+
+# ---------------------------------------------------------------- listing
+def list_studies(project_path: str | Path) -> list[dict]:
+    with open_project(project_path) as project:
+        store = StudyStore(project)
+        return [_status(store, s) for s in store.studies()]
+
+
+def study_status(project_path: str | Path, study: str) -> dict:
+    with open_project(project_path) as project:
+        store = StudyStore(project)
+        return _status(store, store.study(study))
+
+
+def _status(store: StudyStore, s: StudyRecord) -> dict:
+    items = store.items(s.id)
+    assigned = store.assignments(s.id)
+    done = defaultdict(int)
+    for (_, annotator) in effective_judgments(store.events(s.id)):
+        done[annotator] += 1
+    return {"id": s.id, "name": s.name, "kind": s.kind, "mode": s.mode, "scale": s.scale, "items": len(items),
+            "created_at": s.created_at,
+            "annotators": {a: {"assigned": len(v), "done": done.get(a, 0)} for a, v in sorted(assigned.items())},
+            "judgments": sum(done.values())}
+
+
+# ---------------------------------------------------------------- annotating
+@dataclass
+class QueueEntry:
+    item: ItemRecord
+    value: object = None  # the standing answer, or None
+    skipped: bool = False
+
+
+@dataclass
+class AnnotationSession:
+    """One annotator working through their queue. Owns its own connection to the project.
+
+    Blind by construction: it only ever reads this annotator's own events.
+    """
+
+    project_path: Path
+    study: StudyRecord
+    annotator: str
+    queue: list[QueueEntry] = field(default_factory=list)
+
+    @classmethod
+    def open(cls, project_path: str | Path, study: str, annotator: str) -> AnnotationSession:
+        project = open_project(project_path)
+        store = StudyStore(project)
+        try:
+            rec = store.study(study)
+            store.annotator_id(rec.id, annotator)
+            session = cls(Path(project_path), rec, annotator)
+            session._project, session._store = project, store
+            session.reload()
+        except BaseException:
+            project.close()
+            raise
+        return session
+
+    def close(self) -> None:
+        self._project.close()
+
+    def reload(self) -> None:
+        store = self._store
+        item_ids = store.assignments(self.study.id).get(self.annotator, [])
+        by_id = {i.id: i for i in store.items(self.study.id)}
+        mine = store.events(self.study.id, annotator=self.annotator)  # never reads the others' answers
+        standing = effective_judgments(mine)
+        undone = {e.undoes for e in mine if e.event == "undo"}
+        skipped = {e.item_id for e in mine if e.event == "skip" and e.uid not in undone}
+        self._mine = mine
+        self.queue = []
+        for item_id in item_ids:
+            item = by_id[item_id]
+            ev = standing.get((item.key, self.annotator))
+            self.queue.append(QueueEntry(item, ev.value if ev else None, item_id in skipped and ev is None))
+
+    @property
+    def done(self) -> int:
+        return sum(1 for e in self.queue if e.value is not None)
+
+    def next_index(self, after: int = -1) -> int | None:
+        """The next unanswered, unskipped item after ``after``; then skipped ones; None when all done."""
+        n = len(self.queue)
+        for pass_skipped in (False, True):
+            for k in range(1, n + 1):
+                i = (after + k) % n
+                e = self.queue[i]
+                if e.value is None and e.skipped == pass_skipped:
+                    return i
+        return None
+
+    def _record(self, index: int, event: str, **kw) -> JudgmentEvent:
+        entry = self.queue[index]
+        shown = [o.get("source_id") or str(n + 1) for n, o in enumerate(entry.item.options)]
+        ev = self._store.record(self.study.id, entry.item.id, self.annotator, event, options_shown=shown, **kw)
+        self._mine.append(ev)
+        return ev
+
+    def answer(self, index: int, value: object, *, note: str = "", duration_ms: int | None = None) -> JudgmentEvent:
+        if value not in self.study.scale:
+            raise StudyError(f"{value!r} is not on this study's scale {self.study.scale}")
+        ev = self._record(index, "answer", value=value, note=note, duration_ms=duration_ms)
+        self.queue[index].value = value
+        self.queue[index].skipped = False
+        return ev
+
+    def skip(self, index: int, *, note: str = "", duration_ms: int | None = None) -> JudgmentEvent:
+        ev = self._record(index, "skip", note=note, duration_ms=duration_ms)
+        self.queue[index].skipped = True
+        return ev
+
+    def undo(self) -> int | None:
+        """Take back this annotator's last answer or skip (a new 'undo' event); return its queue index."""
+        undone = {e.undoes for e in self._mine if e.event == "undo"}
+        last = next((e for e in reversed(self._mine) if e.event in ("answer", "skip") and e.uid not in undone), None)
+        if last is None:
+            return None
+        index = next(i for i, q in enumerate(self.queue) if q.item.id == last.item_id)
+        self._record(index, "undo", undoes=last.uid)
+        self.reload()
+        return index
+
+
+# ---------------------------------------------------------------- agreement
+@dataclass
+class StudyTable:
+    table: ag.RatingTable
+    gold: dict[str, object]
+    level: str
+    weights: str | None
+    order: np.ndarray  # (judgment rows in time order) × 2: item row, annotator column
+    kind: str
+
+
+def study_table(store: StudyStore, rec: StudyRecord, events: list[JudgmentEvent] | None = None) -> StudyTable:
+    events = store.events(rec.id) if events is None else events
+    standing = effective_judgments(events)
+    ordered = sorted(standing.values(), key=lambda e: (e.created_at, e.id))
+    table = ag.RatingTable.from_triples(((e.item_key, e.annotator, e.value) for e in ordered), categories=rec.scale)
+    row = {k: i for i, k in enumerate(table.items)}
+    col = {a: j for j, a in enumerate(table.annotators)}
+    order = np.array([(row[e.item_key], col[e.annotator]) for e in ordered], dtype=np.int64).reshape(-1, 2)
+    gold = {}
+    if rec.kind == PROXY:
+        gold = {i.key: i.gold_position for i in store.items(rec.id) if i.gold_position is not None}
+    level = "ordinal" if rec.kind == LIKERT else "nominal"
+    weights = "quadratic" if rec.kind == LIKERT else None
+    return StudyTable(table, gold, level, weights, order, rec.kind)
+
+
+def dashboard_numbers(st: StudyTable, *, n_boot: int = 200, seed: int = 0,
+                      pair: tuple[str, str] | None = None) -> dict:
+    """Everything the agreement dashboard shows, recomputed from a :class:`StudyTable`."""
+    summary = ag.summarize(st.table, level=st.level, cohen_weights=st.weights, gold=st.gold or None,
+                           n_boot=n_boot, seed=seed)
+    anns = list(st.table.annotators)
+    matrix = np.full((len(anns), len(anns)), np.nan)
+    for key, est in summary.cohen_kappa.items():
+        a, b = key.split("|")
+        matrix[anns.index(a), anns.index(b)] = matrix[anns.index(b), anns.index(a)] = est.value
+    for i in range(len(anns)):
+        matrix[i, i] = 1.0
+    if pair is None and len(anns) >= 2:
+        pair = (anns[0], anns[1])
+    confusion = ag.confusion_matrix(st.table, *pair) if pair and all(p in anns for p in pair) else None
+    return {"summary": summary, "annotators": anns, "pair_matrix": matrix, "pair": pair, "confusion": confusion,
+            "over_time": ag.fleiss_over_time(st.table, st.order, points=30)}
+
+
+def study_agreement(project_path: str | Path, study: str, *, n_boot: int = 1000, seed: int = 0) -> ag.AgreementSummary:
+    with open_project(project_path) as project:
+        store = StudyStore(project)
+        st = study_table(store, store.study(study))
+    return ag.summarize(st.table, level=st.level, cohen_weights=st.weights, gold=st.gold or None, n_boot=n_boot, seed=seed)
+
+
+def agreement_from_csv(path: str | Path, *, kind: str = "nominal", scale: str | None = None,
+                       weights: str | None = "auto", n_boot: int = 0) -> ag.AgreementSummary:
+    """Agreement of any ``item_id,annotator,label`` CSV (see :mod:`litlens.studies.judgments`)."""
+    if kind not in ag.LEVELS:
+        raise LitLensError(f"--kind must be one of {', '.join(ag.LEVELS)}, not {kind!r}")
+    scale_list = parse_scale(scale)
+    rows = read_judgments_csv(path, scale=scale_list, numeric=kind != "nominal" and scale_list is None)
+    table = ag.RatingTable.from_triples(((r.item_id, r.annotator, r.label) for r in rows), categories=scale_list)
+    if weights == "auto":
+        weights = None if kind == "nominal" else "quadratic"
+    return ag.summarize(table, level=kind, cohen_weights=weights, n_boot=n_boot)
+
+
+# ---------------------------------------------------------------- export and merge
+def export_study(project_path: str | Path, study: str, output: str | Path, *, n_boot: int = 1000,
+                 all_events: bool = False) -> dict:
+    """judgments.csv (one row per standing judgment) + agreement.json beside it.
+
+    With ``all_events`` the CSV is the whole log instead: every answer, skip and undo, with
+    ``event`` and ``undoes`` columns (agreement.json still describes the standing answers).
+    """
+    output = Path(output)
+    if not output.parent.exists():
+        raise LitLensError(f"{output}: the folder {output.parent} does not exist; create it first")
+    with open_project(project_path) as project:
+        store = StudyStore(project)
+        rec = store.study(study)
+        events = store.events(rec.id)
+        items = {i.key: i for i in store.items(rec.id)}
+        st = study_table(store, rec, events)
+    standing = sorted(effective_judgments(events).values(), key=lambda e: (e.item_key, e.annotator))
+    rows = events if all_events else standing
+    tmp = output.with_name(output.name + ".part")
+    with open(tmp, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(EXPORT_COLUMNS + (["event", "undoes"] if all_events else []))
+        for e in rows:
+            item = items[e.item_key]
+            gold = item.gold_position
+            correct = "" if gold is None or e.value is None else int(e.value == gold)
+            writer.writerow([rec.name, e.item_key, e.annotator, "" if e.value is None else e.value,
+                             gold if gold is not None else "", correct, json.dumps(e.options_shown),
+                             json.dumps([o["text"] for o in item.options], ensure_ascii=False) if item.options else "",
+                             e.created_at, "" if e.duration_ms is None else e.duration_ms, e.note, e.uid, e.origin]
+                            + ([e.event, e.undoes or ""] if all_events else []))
+    tmp.replace(output)
+    summary = ag.summarize(st.table, level=st.level, cohen_weights=st.weights, gold=st.gold or None, n_boot=n_boot)
+    agreement = {**summary.as_json(), "study": rec.name, "kind": rec.kind, "details": summary.as_detailed_json(),
+                 "events": len(events)}
+    agreement_path = output.with_name("agreement.json")
+    agreement_path.write_text(json.dumps(agreement, indent=2) + "\n", encoding="utf-8")
+    return {"judgments": len(standing), "rows": len(rows), "events": len(events), "output": str(output),
+            "agreement": str(agreement_path)}
+
+
+def merge(project_path: str | Path, files: list[str | Path]) -> dict:
+    """Merge studies' judgments from other project files or exported judgment CSVs.
+
+    Events are identified by their uid: one already present is a duplicate and is skipped.
+    A conflict is an (item, annotator) whose standing answers differ between the files;
+    the later judgment stands and every conflict is reported.
+    """
+    report = {"files": [], "added": 0, "duplicates": 0, "conflicts": []}
+    per_source: dict[tuple[str, str, str], dict[str, object]] = defaultdict(dict)
+    with open_project(project_path) as project:
+        store = StudyStore(project)
+        for f in files:
+            f = Path(f)
+            if not f.is_file():
+                raise LitLensError(f"{f}: no such file to merge")
+            with open(f, "rb") as fh:
+                is_sqlite = fh.read(16) == b"SQLite format 3\x00"
+            added = dup = 0
+            if is_sqlite:
+                bundles = read_study_file(str(f))
+                if not bundles:
+                    raise StudyError(f"{f}: this project file has no studies to merge")
+                for name, bundle in bundles.items():
+                    sid = _ensure_study(store, name, bundle)
+                    by_key = {i.key: i.id for i in store.items(sid)}
+                    for e in bundle["events"]:
+                        if e.item_key not in by_key:
+                            raise StudyError(f"{f}: item {e.item_key!r} of study {name!r} is not in {project_path}")
+                        if store.has_uid(e.uid):
+                            dup += 1
+                            continue
+                        store.record(sid, by_key[e.item_key], e.annotator, e.event, value=e.value, note=e.note,
+                                     options_shown=e.options_shown, duration_ms=e.duration_ms, undoes=e.undoes,
+                                     uid=e.uid, created_at=e.created_at, origin=e.origin or str(f))
+                        added += 1
+                    for (key, ann), e in effective_judgments(bundle["events"]).items():
+                        per_source[(name, key, ann)][str(f)] = e.value
+            else:
+                a, d = _merge_csv(store, f, per_source)
+                added, dup = a, d
+            report["files"].append({"file": str(f), "added": added, "duplicates": dup})
+            report["added"] += added
+            report["duplicates"] += dup
+    for (name, key, ann), values in sorted(per_source.items()):
+        if len({json.dumps(v) for v in values.values()}) > 1:
+            report["conflicts"].append({"study": name, "item_id": key, "annotator": ann, "values": values})
+    return report
+
+
+def _ensure_study(store: StudyStore, name: str, bundle: dict) -> int:
+    try:
+        rec = store.study(name)
+    except StudyError:
+        items = [StudyItem(i.key, i.data, []) for i in bundle["items"]]
+        from litlens.studies.items import Option
+
+        for item, src in zip(items, bundle["items"]):
+            item.options = [Option(o["text"], o.get("source_id"), bool(o.get("gold"))) for o in src.options]
+        sid = store.create_study(name, bundle["kind"], items, scale=bundle["scale"], mode=bundle["mode"],
+                                 instructions=bundle["instructions"], source=bundle["source"], settings=bundle["settings"])
+        rec = store.study(sid)
+    for ann, kind in bundle["annotators"]:
+        store.add_annotators(rec.id, [ann], kind)
+    return rec.id
+
+
+def _merge_csv(store: StudyStore, path: Path, per_source: dict) -> tuple[int, int]:
+    added = dup = 0
+    with open(path, newline="", encoding="utf-8-sig") as fh:
+        reader = csv.DictReader(fh)
+        need = ["study", "item_id", "annotator", "label", "judgment_uid", "created_at"]
+        missing = [c for c in need if c not in (reader.fieldnames or [])]
+        if missing:
+            raise DataFormatError(path, 1, f"missing column(s) {', '.join(missing)}",
+                                  "Merge project files, or CSVs written by `litlens study export`")
+        studies: dict[str, tuple[StudyRecord, dict[str, int], set[str]]] = {}
+        rows = list(reader)
+        for n, row in enumerate(rows, start=2):
+            name = row["study"]
+            if name not in studies:
+                try:
+                    rec = store.study(name)
+                except StudyError as exc:
+                    raise DataFormatError(path, n, str(exc)) from exc
+                studies[name] = (rec, {i.key: i.id for i in store.items(rec.id)}, {a[1] for a in store.annotators(rec.id)})
+            rec, by_key, anns = studies[name]
+            from litlens.studies.judgments import parse_label
+
+            label = parse_label(row["label"])
+            if row["item_id"] not in by_key:
+                raise DataFormatError(path, n, f"unknown item {row['item_id']!r} in study {name!r}")
+            if row["annotator"] not in anns:
+                raise DataFormatError(path, n, f"unknown annotator {row['annotator']!r} in study {name!r}",
+                                      "Add them first with `litlens study assign`")
+            if label not in rec.scale:
+                raise DataFormatError(path, n, f"label {row['label']!r} is outside the scale {rec.scale}")
+            per_source[(name, row["item_id"], row["annotator"])][str(path)] = label
+            if store.has_uid(row["judgment_uid"]):
+                dup += 1
+                continue
+            store.record(rec.id, by_key[row["item_id"]], row["annotator"], "answer", value=label,
+                         note=row.get("note") or "", duration_ms=int(row["duration_ms"]) if row.get("duration_ms") else None,
+                         options_shown=json.loads(row["options_shown"]) if row.get("options_shown") else [],
+                         uid=row["judgment_uid"], created_at=row["created_at"], origin=row.get("origin") or str(path))
+            added += 1
+    return added, dup
+
+
+# ---------------------------------------------------------------- QA metrics
+def qa_metrics(literaryqa: str | Path, answers: str | Path, *, ratings: str | None = None,
+               project_path: str | Path | None = None, bertscore: bool = False) -> dict:
+    """EM, F1, ROUGE-L, METEOR per answer; system-level Kendall τ against human Likert ratings.
+
+    ``ratings`` is a Likert study name (with ``project_path``) or a judgments CSV whose
+    item_id is ``<question_id>|<system>``; an answer's human score is the mean of its ratings.
+    """
+    from litlens.studies.qa_metrics import BertScorer, meta_evaluate, score_answers
+
+    questions = read_literaryqa(literaryqa)
+    system_answers = read_answers(answers, questions)
+    human = _ratings(ratings, project_path) if ratings else None
+    scorer = BertScorer() if bertscore else None
+    result = meta_evaluate(score_answers(questions, system_answers, bertscore=scorer), human)
+    if scorer is not None:
+        result["bertscore_model"] = scorer.label
+    return result
+
+
+def _ratings(ratings: str, project_path: str | Path | None) -> dict[tuple[str, str], float]:
+    values: dict[tuple[str, str], list[float]] = defaultdict(list)
+    if Path(ratings).is_file() and project_path is None:
+        for r in read_judgments_csv(ratings, numeric=True):
+            qid, _, system = r.item_id.partition("|")
+            values[(qid, system)].append(float(r.label))
+    else:
+        if project_path is None:
+            raise LitLensError(f"--ratings {ratings!r}: pass -p PROJECT for a study name, or a judgments CSV file")
+        with open_project(project_path) as project:
+            store = StudyStore(project)
+            rec = store.study(ratings)
+            if rec.kind != LIKERT:
+                raise StudyError(f"study {rec.name!r} is a {rec.kind} study; --ratings needs a Likert study")
+            items = {i.key: i for i in store.items(rec.id)}
+            humans = {name for _, name, kind in store.annotators(rec.id) if kind == "human"}
+            for (key, annotator), e in effective_judgments(store.events(rec.id)).items():
+                if annotator in humans:  # the LLM judge is a rater to compare with, not ground truth
+                    d = items[key].data
+                    values[(d["question_id"], d["system"])].append(float(e.value))
+    return {k: sum(v) / len(v) for k, v in values.items() if v}
+
+
+# ---------------------------------------------------------------- LLM judge
+def run_llm_judge(
+    project_path: str | Path, study: str, *, annotator: str = "llm-judge", backend_kind: str = "transformers",
+    model: str | None = None, limit: int | None = None, max_new_tokens: int = 96,
+    progress: Progress | None = None, cancelled: Cancelled | None = None,
+    backend: object | None = None,
+) -> dict:
+    """Rate a Likert study's items with an LLM (rubric + short rationale), recorded as one more annotator."""
+    from litlens.studies.judge import build_prompt, parse_rating
+
+    with open_project(project_path) as project:
+        store = StudyStore(project)
+        rec = store.study(study)
+        if rec.kind != LIKERT:
+            raise StudyError(f"the LLM judge rates Likert studies; {rec.name!r} is a {rec.kind} study")
+        store.add_annotators(rec.id, [annotator], "llm")
+        done = {k for (k, a) in effective_judgments(store.events(rec.id)) if a == annotator}
+        todo = [i for i in store.items(rec.id) if i.key not in done][: limit or None]
+        if not todo:
+            return {"rated": 0, "unparsed": 0, "annotator": annotator}
+        if backend is None:
+            from litlens.llm import load_backend
+
+            backend = load_backend(kind=backend_kind, model=model)
+        rated = unparsed = 0
+        for n, item in enumerate(todo):
+            check_cancelled(cancelled, "LLM judge")
+            reply = backend.chat([build_prompt(item.data, rec.mode or "reference")], max_new_tokens=max_new_tokens,
+                                 temperature=0.0)[0]
+            score, rationale = parse_rating(reply)
+            if score is None:
+                unparsed += 1
+                store.record(rec.id, item.id, annotator, "skip", note=f"unparsed reply: {reply[:500]}")
+            else:
+                store.record(rec.id, item.id, annotator, "answer", value=score, note=rationale[:1000])
+                rated += 1
+            if progress:
+                progress((n + 1) / len(todo), f"judged {n + 1} of {len(todo)}")
+        return {"rated": rated, "unparsed": unparsed, "annotator": annotator}
+
+
+
+class AgreementMonitor:
+    """Keeps a study's judgment log in memory and re-reads only new events on refresh.
+
+    Used by the live dashboard (from a worker thread): ``refresh()`` costs one indexed query
+    for the new rows plus the recompute, not a re-read of the whole log. Owns its own
+    connection (opened on first use, in the thread that uses it).
+    """
+
+    def __init__(self, project_path: str | Path, study: str):
+        self.project_path = Path(project_path)
+        self.study_name = study
+        self._project: Project | None = None
+        self._events: list[JudgmentEvent] = []
+        self._last_id = 0
+
+    def _store(self) -> StudyStore:
+        if self._project is None:
+            self._project = open_project(self.project_path)
+            self._store_ = StudyStore(self._project)
+            self.study = self._store_.study(self.study_name)
+            self._gold_items = {i.key: i.gold_position for i in self._store_.items(self.study.id)}
+        return self._store_
+
+    def open(self) -> None:
+        """Open the project and read the study's items (done by the first refresh otherwise)."""
+        self._store()
+
+    def has_new_events(self) -> bool:
+        """True when judgments were written (by any process) since the last refresh, or none was made."""
+        store = self._store()
+        return not self._events and self._last_id == 0 or store.last_event_id(self.study.id) > self._last_id
+
+    def close(self) -> None:
+        if self._project is not None:
+            self._project.close()
+            self._project = None
+
+    def refresh(self, *, n_boot: int = 200, pair: tuple[str, str] | None = None, read: bool = True) -> dict:
+        """Read new judgments (unless ``read`` is False) and recompute; ``n_boot`` = 0 skips the CIs."""
+        store = self._store()
+        if read:
+            new = store.events(self.study.id, after_id=self._last_id)
+            if new:
+                self._events.extend(new)
+                self._last_id = new[-1].id
+                self._apply(new)
+                self._table = None
+        st = self._table if getattr(self, "_table", None) is not None else self.table()
+        self._table = st
+        numbers = dashboard_numbers(st, n_boot=n_boot, pair=pair)
+        numbers["events"] = len(self._events)
+        numbers["kind"] = self.study.kind
+        numbers["scale"] = self.study.scale
+        return numbers
+
+    # The standing answers are kept up to date event by event: cell (item, annotator) → code,
+    # in the order the standing answers were given (a changed answer moves to the end).
+    _cells: dict
+    _max_created: str = ""
+
+    def _apply(self, new: list[JudgmentEvent]) -> None:
+        cells = getattr(self, "_cells", None)
+        late = any(e.created_at < self._max_created for e in new)  # merged from elsewhere: out of order
+        if cells is None or late or any(e.event == "undo" for e in new):
+            standing = sorted(effective_judgments(self._events).values(), key=lambda e: (e.created_at, e.id))
+            self._cells = {(e.item_key, e.annotator): e.value for e in standing}
+        else:
+            for e in new:
+                if e.event == "answer":
+                    cells.pop((e.item_key, e.annotator), None)
+                    cells[(e.item_key, e.annotator)] = e.value
+        self._max_created = max([self._max_created] + [e.created_at for e in new])
+
+    def table(self) -> StudyTable:
+        if getattr(self, "_cells", None) is None:
+            self._apply([])
+        cat = {c: k for k, c in enumerate(self.study.scale)}
+        items = list(dict.fromkeys(k for k, _ in self._cells))
+        annotators = sorted({a for _, a in self._cells})
+        row = {k: i for i, k in enumerate(items)}
+        col = {a: j for j, a in enumerate(annotators)}
+        n = len(self._cells)
+        rows = np.fromiter((row[k] for k, _ in self._cells), dtype=np.int64, count=n)
+        cols = np.fromiter((col[a] for _, a in self._cells), dtype=np.int64, count=n)
+        values = np.fromiter((cat[v] for v in self._cells.values()), dtype=np.int64, count=n)
+        codes = np.full((len(items), len(annotators)), -1, dtype=np.int64)
+        codes[rows, cols] = values
+        table = ag.RatingTable(tuple(items), tuple(annotators), tuple(self.study.scale), codes)
+        order = np.stack([rows, cols], axis=1) if n else np.zeros((0, 2), dtype=np.int64)
+        gold = {k: g for k, g in self._gold_items.items() if g is not None} if self.study.kind == PROXY else {}
+        level = "ordinal" if self.study.kind == LIKERT else "nominal"
+        return StudyTable(table, gold, level, "quadratic" if self.study.kind == LIKERT else None, order, self.study.kind)
