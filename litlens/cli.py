@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from litlens.errors import LitLensError, LitLensWarning
+from litlens.gui.app import PANELS  # plain names; Qt is imported only when the window starts
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -187,6 +188,304 @@ def _cmd_eval_quotes(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- speaker attribution (issue 4)
+def _attribution_method_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--method", choices=["cpu", "llm"], default="cpu", help="cpu (rules + ranker) or llm (seed-003 protocol)")
+    parser.add_argument("--backend", choices=["transformers", "gguf", "openai"], default="transformers", help="llm: backend")
+    parser.add_argument("--model", help="llm: model id, local path or GGUF file (default: the packaged small model)")
+    parser.add_argument("--base-url", help="llm, openai backend: server URL, e.g. http://127.0.0.1:8000/v1")
+    parser.add_argument("--api-key-env", help="llm, openai backend: environment variable holding the API key")
+
+
+def _cmd_attribute(args: argparse.Namespace) -> int:
+    with _progress_bar(f"attribute ({args.method})") as bar:
+        if args.method == "llm":
+            from litlens.services.llm_attribution import attribute_book_llm
+
+            summary = attribute_book_llm(args.project, args.book, backend=args.backend, model=args.model,
+                                         base_url=args.base_url, api_key_env=args.api_key_env, progress=bar, cancelled=None)
+        else:
+            from litlens.services.attribution import attribute_book
+
+            summary = attribute_book(args.project, args.book, model_path=args.attributor, progress=bar)
+    if args.json:
+        _emit_json(summary)
+        return 0
+    if args.method == "cpu":
+        print(f"book {summary['book_id']}: {summary['attributed']} of {summary['quotations']} quotations attributed "
+              f"({summary['kept']} corrected or gold speakers kept, {summary['low_confidence']} below 0.5 confidence) "
+              f"in {summary['seconds']} s")
+    else:
+        print(", ".join(f"{k}: {v}" for k, v in summary.items() if not isinstance(v, (dict, list))))
+    return 0
+
+
+def _cmd_eval_attribution(args: argparse.Namespace) -> int:
+    with _progress_bar(f"eval attribution ({args.method})") as bar:
+        if args.method == "llm":
+            from litlens.services.llm_attribution import evaluate_llm
+
+            result = evaluate_llm(args.pdnc, novels=args.novels, quotes=args.quotes, characters=args.characters,
+                                  backend=args.backend, model=args.model, base_url=args.base_url,
+                                  api_key_env=args.api_key_env, progress=bar)
+            result = {"novels": result["novels"], "pooled": result["pooled"]}
+        else:
+            from litlens.services.attribution import evaluate_attribution
+
+            result = evaluate_attribution(args.pdnc, quotes=args.quotes, characters=args.characters, folds=args.folds,
+                                          novels=args.novels, progress=bar, details=args.details)
+    if args.json:
+        _emit_json(result)
+        return 0
+
+    def pct(v: float | None) -> str:
+        return "-" if v is None else f"{100 * v:.1f}"
+
+    rows = [[name, s["quotations"], pct(s["accuracy"]), pct(s["explicit"]), pct(s["other"]), pct(s["anaphoric"]),
+             pct(s["implicit"])] for name, s in [*result["novels"].items(), ("POOLED", result["pooled"])]]
+    _table(rows, ["novel", "scored", "accuracy", "explicit", "other", "anaphoric", "implicit"])
+    return 0
+
+
+def _cmd_train_attributor(args: argparse.Namespace) -> int:
+    from litlens.services.attribution import train_attributor
+
+    with _progress_bar("train attributor") as bar:
+        result = train_attributor(args.pdnc, args.output, novels=args.novels, progress=bar)
+    print(f"wrote {result['model']} (trained on {len(result['trained_on'])} novels: {', '.join(result['trained_on'])}) "
+          f"in {result['seconds']} s")
+    return 0
+
+
+# ---------------------------------------------------------------- evidence retrieval (issue 5)
+def _cmd_search(args: argparse.Namespace) -> int:
+    from litlens.services.retrieval import search
+
+    hits = search(args.project, args.query, book_id=args.book, method=args.method, k=args.k, model=args.model,
+                  demote_quoted=not args.no_demote_quoted)
+    if args.json:
+        _emit_json([h.__dict__ for h in hits])
+        return 0
+    for h in hits:
+        where = f"ch. {h.chapter}" if h.chapter is not None else "front"
+        note = "  (quoted in the query: demoted)" if h.demoted else ""
+        print(f"{h.rank:>3}. [{where}, {h.start}-{h.end}] score {h.score:.3f}{note}\n     {textwrap.shorten(h.text, 300)}")
+    return 0
+
+
+def _cmd_evidence_pin(args: argparse.Namespace) -> int:
+    from litlens.services.retrieval import pin_evidence
+
+    start, end = args.start, args.end
+    if args.query is not None:
+        from litlens.services.retrieval import search
+
+        hits = search(args.project, args.query, book_id=args.book, method=args.method, k=args.rank)
+        if len(hits) < args.rank:
+            raise LitLensError(f"the search returned only {len(hits)} passages; choose --rank up to {len(hits)}")
+        hit = hits[args.rank - 1]
+        start, end = hit.start, hit.end
+    if start is None or end is None:
+        raise LitLensError("give the passage as --start S --end E (offsets printed by `litlens search`) or as --query Q [--rank N]")
+    eid = pin_evidence(args.project, args.claim, start, end, book_id=args.book, claim_text=args.claim_text or "",
+                       query=args.query or "", method=args.method if args.query else "")
+    print(f"pinned passage {start}-{end} as evidence {eid} for claim {args.claim!r}")
+    return 0
+
+
+def _cmd_evidence_unpin(args: argparse.Namespace) -> int:
+    from litlens.services.retrieval import unpin_evidence
+
+    unpin_evidence(args.project, args.id)
+    print(f"unpinned evidence {args.id}")
+    return 0
+
+
+def _cmd_evidence_list(args: argparse.Namespace) -> int:
+    from litlens.services.retrieval import list_evidence
+
+    rows = list_evidence(args.project, book_id=args.book, claim=args.claim)
+    if args.json:
+        _emit_json(rows)
+        return 0
+    _table([[r["id"], r["claim"], r["chapter"], f"{r['start']}-{r['end']}", textwrap.shorten(r["text"], 70)] for r in rows],
+           ["id", "claim", "chapter", "offsets", "passage"])
+    return 0
+
+
+def _cmd_evidence_export(args: argparse.Namespace) -> int:
+    from litlens.services.retrieval import export_evidence
+
+    n = export_evidence(args.project, args.output, fmt=args.format, book_id=args.book, claim=args.claim)
+    print(f"wrote {n} pinned passages to {args.output}")
+    return 0
+
+
+def _cmd_eval_retrieval(args: argparse.Namespace) -> int:
+    from litlens.services.retrieval import evaluate_benchmark
+
+    with _progress_bar(f"eval retrieval ({args.method})") as bar:
+        result = evaluate_benchmark(beir=args.beir, relic=args.relic, method=args.method, model=args.model,
+                                    demote_quoted=not args.no_demote_quoted, run_out=args.run_out, progress=bar)
+    if args.json:
+        _emit_json(result)
+        return 0
+    m = result["metrics"]
+    keys = ["recall@1", "recall@3", "recall@5", "recall@10", "recall@50", "recall@100", "mean_rank", "mrr", "ndcg@10"]
+    _table([[k, f"{m[k]:.1f}"] for k in keys if k in m], ["metric", args.method])
+    return 0
+
+
+def _cmd_train_retriever(args: argparse.Namespace) -> int:
+    from litlens.services.retrieval import train_retriever
+
+    with _progress_bar("train retriever") as bar:
+        result = train_retriever(args.data, args.output, model=args.model, epochs=args.epochs, batch_size=args.batch_size,
+                                 grad_accum=args.grad_accum, lr=args.lr, pooling=args.pooling, patience=args.patience,
+                                 resume=not args.no_resume, seed=args.seed, progress=bar)
+    if args.json:
+        _emit_json(result)
+        return 0
+    print(f"wrote {result['output']} after {result['epochs_run']} epochs (best validation loss "
+          f"{result['best_val_loss']:.4f} at epoch {result['best_epoch']}) in {result['seconds']} s")
+    return 0
+
+
+def _cmd_link_criticism(args: argparse.Namespace) -> int:
+    from litlens.services.retrieval import link_criticism
+
+    result = link_criticism(args.project, args.essay, args.output, book_id=args.book, min_score=args.min_score)
+    if args.json:
+        _emit_json(result)
+        return 0
+    print(f"found {result['quotations']} quotations of the novel in {args.essay}; wrote {result['examples']} examples to {args.output}")
+    return 0
+
+
+# ---------------------------------------------------------------- annotation studies (issue 6)
+def _cmd_study_create_proxy(args: argparse.Namespace) -> int:
+    from litlens.services.studies import create_proxy_study
+
+    with _progress_bar("create proxy study") as bar:
+        study = create_proxy_study(args.project, beir=args.beir, pinned=args.pinned, distractors=args.distractors,
+                                   per_item=args.per_item, name=args.name, seed=args.seed, limit=args.limit,
+                                   progress=bar, book_id=args.book)
+    print(f"created proxy study {study.name!r} (id {study.id}) in {args.project}; "
+          f"next: litlens study assign -p {args.project} {study.name} --annotators A,B,C --overlap 3")
+    return 0
+
+
+def _cmd_study_create_likert(args: argparse.Namespace) -> int:
+    from litlens.services.studies import create_likert_study
+
+    study = create_likert_study(args.project, literaryqa=args.literaryqa, answers=args.answers, mode=args.mode,
+                                name=args.name)
+    print(f"created Likert study {study.name!r} (id {study.id}, {study.mode}-based) in {args.project}")
+    return 0
+
+
+def _cmd_study_assign(args: argparse.Namespace) -> int:
+    from litlens.services.studies import assign
+
+    counts = assign(args.project, args.study, args.annotators.split(","), args.overlap)
+    print(f"study {args.study}: " + ", ".join(f"{a} {n} items" for a, n in counts.items()))
+    return 0
+
+
+def _cmd_study_list(args: argparse.Namespace) -> int:
+    from litlens.services.studies import list_studies
+
+    studies = list_studies(args.project)
+    if args.json:
+        _emit_json(studies)
+        return 0
+    _table([[s["id"], s["name"], s["kind"], s["mode"] or "", s["items"], len(s["annotators"]), s["judgments"]]
+            for s in studies], ["id", "name", "kind", "mode", "items", "annotators", "judgments"])
+    return 0
+
+
+def _cmd_study_status(args: argparse.Namespace) -> int:
+    from litlens.services.studies import study_agreement, study_status
+
+    status = study_status(args.project, args.study)
+    summary = study_agreement(args.project, args.study, n_boot=args.bootstrap)
+    if args.json:
+        _emit_json({**status, "agreement": summary.as_detailed_json()})
+        return 0
+    print(f"{status['name']} ({status['kind']}, {status['items']} items, {status['judgments']} judgments)")
+    _table([[a, v["done"], v["assigned"]] for a, v in status["annotators"].items()], ["annotator", "done", "assigned"])
+    for key, value in summary.as_json().items():
+        print(f"  {key}: {value}")
+    if summary.majority_accuracy is not None:
+        print(f"  majority_accuracy: {summary.majority_accuracy.value:.3f}")
+        for name, est in summary.accuracy.items():
+            print(f"  accuracy {name}: {est.value:.3f}")
+    return 0
+
+
+def _cmd_study_export(args: argparse.Namespace) -> int:
+    from litlens.services.studies import export_study
+
+    result = export_study(args.project, args.study, args.output, n_boot=args.bootstrap, all_events=args.all_events)
+    what = f"{result['rows']} events" if args.all_events else f"{result['judgments']} judgments"
+    print(f"wrote {what} to {result['output']} and the agreement summary to {result['agreement']}")
+    return 0
+
+
+def _cmd_study_merge(args: argparse.Namespace) -> int:
+    from litlens.services.studies import merge
+
+    report = merge(args.project, args.files)
+    if args.json:
+        _emit_json(report)
+        return 0
+    for f in report["files"]:
+        print(f"{f['file']}: {f['added']} judgments added, {f['duplicates']} duplicates skipped")
+    for c in report["conflicts"]:
+        values = "; ".join(f"{src}: {v}" for src, v in c["values"].items())
+        print(f"conflict: {c['study']} item {c['item_id']} annotator {c['annotator']}: {values}")
+    print(f"{report['added']} added, {report['duplicates']} duplicates, {len(report['conflicts'])} conflicts")
+    return 0
+
+
+def _cmd_study_judge(args: argparse.Namespace) -> int:
+    from litlens.services.studies import run_llm_judge
+
+    with _progress_bar("LLM judge") as bar:
+        result = run_llm_judge(args.project, args.study, annotator=args.annotator, backend_kind=args.backend,
+                               model=args.model, limit=args.limit, progress=bar)
+    print(f"{result['annotator']}: rated {result['rated']} items, {result['unparsed']} replies without a score")
+    return 0
+
+
+def _cmd_agreement(args: argparse.Namespace) -> int:
+    from litlens.services.studies import agreement_from_csv
+
+    summary = agreement_from_csv(args.judgments, kind=args.kind, scale=args.scale, n_boot=args.bootstrap)
+    if args.json:
+        _emit_json(summary.as_json() if not args.bootstrap else {**summary.as_json(), "details": summary.as_detailed_json()})
+        return 0
+    for key, value in summary.as_json().items():
+        print(f"{key}: {value}")
+    return 0
+
+
+def _cmd_qa_metrics(args: argparse.Namespace) -> int:
+    from litlens.services.studies import qa_metrics
+
+    result = qa_metrics(args.literaryqa, args.answers, ratings=args.ratings, project_path=args.project,
+                        bertscore=args.bertscore)
+    if args.json:
+        _emit_json(result)
+        return 0
+    metrics = [k for k in next(iter(result["systems"].values()))]
+    _table([[s] + [f"{m[k]:.3f}" for k in metrics] for s, m in result["systems"].items()], ["system"] + metrics)
+    if "kendall_tau" in result:
+        print("system-level Kendall tau vs human: " + ", ".join(f"{k} {v}" for k, v in result["kendall_tau"].items()))
+    print(f"METEOR: {result['meteor_variant']}")
+    return 0
+
+
 # ---------------------------------------------------------------- parser
 def _add(sub: argparse._SubParsersAction, name: str, handler: Handler | None, summary: str, example: str) -> argparse.ArgumentParser:
     parser = sub.add_parser(
@@ -226,7 +525,7 @@ def build_parser() -> argparse.ArgumentParser:
              "litlens gui emma.txt\n  litlens gui --screenshot window.png --panel window")
     p.add_argument("target", nargs="?", help="a novel file (.txt/.html/.epub) or a project file; default: the sample")
     p.add_argument("--screenshot", metavar="OUT.png", help="render offscreen once loaded, save the picture, exit")
-    p.add_argument("--panel", default="window", choices=["window", "reader", "inspector", "characters", "charts"],
+    p.add_argument("--panel", default="window", choices=list(PANELS),
                    help="what --screenshot captures (default: the whole window)")
 
     p = _add(sub, "ingest", _cmd_ingest, "read a novel (.txt, Gutenberg .txt/.html, .epub) into a project",
@@ -286,9 +585,194 @@ def build_parser() -> argparse.ArgumentParser:
     train_sub = p.add_subparsers(dest="what", metavar="WHAT", required=True)
 
     # -- speaker attribution (issue 4): attribute, eval attribution, train attributor
+    p = _add(sub, "attribute", _cmd_attribute,
+             "attribute a speaker (with confidence and addressees) to every quotation of a book",
+             "litlens attribute -p emma.litlens --method cpu\n"
+             "litlens attribute -p emma.litlens --method llm --backend openai --model llama3 --base-url http://127.0.0.1:8000/v1")
+    _project_arg(p)
+    _book_arg(p)
+    _attribution_method_args(p)
+    p.add_argument("--attributor", metavar="MODEL", help="CPU attributor model file (default: the bundled one)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    q = _add(eval_sub, "attribution", _cmd_eval_attribution,
+             "score speaker attribution on PDNC novels (seed-003 convention, leave-novels-out folds for cpu)",
+             "litlens eval attribution --pdnc ../shared/data/pdnc --method cpu --quotes gold --characters gold --json")
+    q.add_argument("--pdnc", required=True, help="PDNC data folder")
+    _attribution_method_args(q)
+    q.add_argument("--quotes", choices=["gold", "detected"], default="gold", help="gold or detected quotations")
+    q.add_argument("--characters", choices=["gold", "discovered"], default="gold", help="gold or discovered characters")
+    q.add_argument("--folds", type=int, default=5, help="cpu: number of leave-novels-out folds (default 5)")
+    q.add_argument("--novels", help="comma-separated novel names to score (cpu: trained on all the others)")
+    q.add_argument("--details", action="store_true", help="cpu: add reliability per confidence decile, addressees, timings")
+    q.add_argument("--json", action="store_true", help="print JSON")
+    q = _add(train_sub, "attributor", _cmd_train_attributor,
+             "train the CPU speaker attributor on PDNC novels (gold quotations and characters)",
+             "litlens train attributor --pdnc ../shared/data/pdnc -o attributor.joblib")
+    q.add_argument("--pdnc", required=True, help="PDNC data folder")
+    q.add_argument("-o", "--output", required=True, help="model file to write (.joblib)")
+    q.add_argument("--novels", help="comma-separated novel names to train on (default: all)")
     # -- evidence retrieval (issue 5): search, evidence, eval retrieval, train retriever, link-criticism
+    p = _add(sub, "search", _cmd_search,
+             "find the passages (1 to 5 sentences) of a book that support a claim; put [MASK] where the quotation goes",
+             "litlens search -p pp.litlens \"Elizabeth's prejudice is fixed when she overhears Darcy: [MASK]\" -k 5")
+    _project_arg(p)
+    _book_arg(p)
+    p.add_argument("query", help="a claim with [MASK] where the quotation goes, or a description of the passage")
+    p.add_argument("--method", choices=["bm25", "dense", "hybrid", "rerank"], default="hybrid", help="ranker (default hybrid)")
+    p.add_argument("-k", type=int, default=10, help="number of passages (default 10)")
+    p.add_argument("--model", help="dense encoder: Hugging Face id or local folder (default: packaged all-MiniLM-L6-v2)")
+    p.add_argument("--no-demote-quoted", action="store_true", help="do not demote passages the query itself quotes")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p = _add(sub, "evidence", None, "claims and the passages pinned as their evidence: pin, unpin, list, export",
+             "litlens evidence pin -p pp.litlens --claim 'first impressions' --start 1200 --end 1350")
+    evidence_sub = p.add_subparsers(dest="what", metavar="WHAT", required=True)
+    q = _add(evidence_sub, "pin", _cmd_evidence_pin, "pin a passage as evidence for a named claim",
+             "litlens evidence pin -p pp.litlens --claim pride --query 'Darcy refuses to dance [MASK]' --rank 1")
+    _project_arg(q)
+    _book_arg(q)
+    q.add_argument("--claim", required=True, help="name of the claim (created when new)")
+    q.add_argument("--claim-text", help="the claim's wording, stored with it")
+    q.add_argument("--start", type=int, help="passage start offset (from `litlens search`)")
+    q.add_argument("--end", type=int, help="passage end offset")
+    q.add_argument("--query", help="instead of offsets: search this query and pin the hit at --rank")
+    q.add_argument("--rank", type=int, default=1, help="with --query: which hit to pin (default 1)")
+    q.add_argument("--method", choices=["bm25", "dense", "hybrid"], default="hybrid", help="with --query: ranker")
+    q = _add(evidence_sub, "unpin", _cmd_evidence_unpin, "remove a pinned passage", "litlens evidence unpin -p pp.litlens 3")
+    _project_arg(q)
+    q.add_argument("id", type=int, help="evidence id (see `litlens evidence list`)")
+    q = _add(evidence_sub, "list", _cmd_evidence_list, "list pinned evidence", "litlens evidence list -p pp.litlens --json")
+    _project_arg(q)
+    _book_arg(q)
+    q.add_argument("--claim", help="only this claim")
+    q.add_argument("--json", action="store_true", help="print JSON")
+    q = _add(evidence_sub, "export", _cmd_evidence_export, "export pinned evidence as CSV or Markdown (chapter and quotation)",
+             "litlens evidence export -p pp.litlens --format md -o evidence.md")
+    _project_arg(q)
+    _book_arg(q)
+    q.add_argument("--claim", help="only this claim")
+    q.add_argument("--format", choices=["csv", "md"], help="default: from the file name (.md → md, else csv)")
+    q.add_argument("-o", "--output", required=True, help="file to write")
+    q = _add(eval_sub, "retrieval", _cmd_eval_retrieval,
+             "score a ranker on a BEIR folder or RELiC-format JSON: recall@k, mean rank, MRR, nDCG@10",
+             "litlens eval retrieval --beir ../shared/data/birco-relic-dev --method bm25 --json --run-out run.json")
+    src = q.add_mutually_exclusive_group(required=True)
+    src.add_argument("--beir", metavar="DIR", help="BEIR folder (queries.jsonl, corpus.jsonl, qrels/test.tsv)")
+    src.add_argument("--relic", metavar="FILE", help="RELiC-format JSON (see README)")
+    q.add_argument("--method", choices=["bm25", "dense", "hybrid", "rerank"], default="bm25", help="ranker (default bm25)")
+    q.add_argument("--model", help="dense encoder: Hugging Face id or local folder (default: packaged all-MiniLM-L6-v2)")
+    q.add_argument("--no-demote-quoted", action="store_true", help="do not demote candidates the query itself quotes")
+    q.add_argument("--run-out", metavar="RUN.json", help="write {query_id: [candidate ids, best first]}")
+    q.add_argument("--json", action="store_true", help="print JSON")
+    q = _add(train_sub, "retriever", _cmd_train_retriever,
+             "train the dual encoder (contrastive, in-batch negatives, one book per batch) on RELiC JSON or a BEIR folder",
+             "litlens train retriever --data examples.json -o my-retriever --epochs 10 --batch-size 32")
+    q.add_argument("--data", required=True, help="RELiC-format JSON file or BEIR folder")
+    q.add_argument("-o", "--output", required=True, help="model folder to write (checkpoints go in OUTPUT/checkpoint)")
+    q.add_argument("--model", help="starting encoder (default: packaged all-MiniLM-L6-v2)")
+    q.add_argument("--epochs", type=int, default=10, help="at most this many epochs (default 10)")
+    q.add_argument("--batch-size", type=int, default=32, help="pairs per batch, all from one book (default 32)")
+    q.add_argument("--grad-accum", type=int, default=1, help="batches per optimiser step (default 1)")
+    q.add_argument("--lr", type=float, default=1e-5, help="learning rate (default 1e-5)")
+    q.add_argument("--pooling", choices=["mean", "first"], default="mean", help="pooling (default mean)")
+    q.add_argument("--patience", type=int, default=2, help="stop after this many epochs without a better validation loss")
+    q.add_argument("--no-resume", action="store_true", help="start afresh even when OUTPUT/checkpoint exists")
+    q.add_argument("--seed", type=int, default=13, help="random seed")
+    q.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p = _add(sub, "link-criticism", _cmd_link_criticism,
+             "find an essay's quotations of the novel and write RELiC-style retrieval examples ([MASK] + context)",
+             "litlens link-criticism -p pp.litlens --book 1 essay.txt -o examples.json")
+    _project_arg(p)
+    _book_arg(p)
+    p.add_argument("essay", help="the essay: .txt, .pdf or .html")
+    p.add_argument("-o", "--output", required=True, help="RELiC-format JSON to write")
+    p.add_argument("--min-score", type=float, default=80.0, help="RapidFuzz QRatio threshold (default 80)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
     # -- annotation studies (issue 6): study …, agreement, qa-metrics
-    del train_sub  # (each section above registers its commands on sub / eval_sub / export_sub / train_sub)
+    p = _add(sub, "study", None, "annotation studies: create, assign, status, export, merge",
+             "litlens study create-proxy -p s.litlens --beir ../shared/data/birco-relic-dev --distractors bm25")
+    study_sub = p.add_subparsers(dest="what", metavar="WHAT", required=True)
+    q = _add(study_sub, "create-proxy", _cmd_study_create_proxy,
+             "create a 3-candidate proxy-task study (gold + strongest distractors, shuffled per item)",
+             "litlens study create-proxy -p s.litlens --beir ../shared/data/birco-relic-dev --distractors bm25 --per-item 3")
+    _project_arg(q)
+    q.add_argument("--beir", help="BEIR folder (queries.jsonl, corpus.jsonl, qrels/test.tsv)")
+    q.add_argument("--pinned", nargs="+", metavar="CLAIM",
+                   help="claims whose pinned evidence passages are the gold (see `litlens evidence pin`)")
+    _book_arg(q)
+    q.add_argument("--distractors", choices=["bm25", "dense"], default="bm25", help="ranker for the distractors")
+    q.add_argument("--per-item", type=int, default=3, help="candidates per item, gold included (default 3)")
+    q.add_argument("--name", help="study name (default: proxy-<folder>)")
+    q.add_argument("--seed", type=int, default=0, help="shuffle seed (default 0)")
+    q.add_argument("--limit", type=int, help="use only the first N queries")
+    q = _add(study_sub, "create-likert", _cmd_study_create_likert,
+             "create a 1-5 Likert study of system answers to LiteraryQA questions",
+             "litlens study create-likert -p s.litlens --literaryqa ../shared/data/literaryqa/test.jsonl "
+             "--answers answers.csv --mode reference")
+    _project_arg(q)
+    q.add_argument("--literaryqa", required=True, help="LiteraryQA split (.jsonl)")
+    q.add_argument("--answers", required=True, help="system answers: CSV question_id,system,answer or JSONL")
+    q.add_argument("--mode", choices=["reference", "summary"], default="reference", help="what raters see besides the references")
+    q.add_argument("--name", help="study name")
+    q = _add(study_sub, "assign", _cmd_study_assign, "add annotators and give each item to --overlap of them",
+             "litlens study assign -p s.litlens proxy-birco-relic-dev --annotators A,B,C --overlap 3")
+    _project_arg(q)
+    q.add_argument("study", help="study name or id")
+    q.add_argument("--annotators", required=True, help="comma-separated names, e.g. A,B,C")
+    q.add_argument("--overlap", type=int, default=1, help="annotators per item (default 1)")
+    q = _add(study_sub, "list", _cmd_study_list, "list the project's studies", "litlens study list -p s.litlens")
+    _project_arg(q)
+    q.add_argument("--json", action="store_true", help="print JSON")
+    q = _add(study_sub, "status", _cmd_study_status, "progress per annotator and agreement so far",
+             "litlens study status -p s.litlens proxy-birco-relic-dev --json")
+    _project_arg(q)
+    q.add_argument("study", help="study name or id")
+    q.add_argument("--bootstrap", type=int, default=1000, help="bootstrap replicates for the CIs (default 1000)")
+    q.add_argument("--json", action="store_true", help="print JSON")
+    q = _add(study_sub, "export", _cmd_study_export,
+             "export one row per judgment as CSV, with agreement.json beside it",
+             "litlens study export -p s.litlens proxy-birco-relic-dev -o out/judgments.csv")
+    _project_arg(q)
+    q.add_argument("study", help="study name or id")
+    q.add_argument("-o", "--output", required=True, help="output CSV")
+    q.add_argument("--bootstrap", type=int, default=1000, help="bootstrap replicates for the CIs (default 1000)")
+    q.add_argument("--all-events", action="store_true",
+                   help="write the whole log (answers, skips, undos) instead of the standing judgments")
+    q = _add(study_sub, "merge", _cmd_study_merge,
+             "merge judgments from annotators' project files or exported CSVs (duplicates skipped, conflicts reported)",
+             "litlens study merge -p lead.litlens annotator_b.litlens annotator_c_judgments.csv")
+    _project_arg(q)
+    q.add_argument("files", nargs="+", help="project files or judgment CSVs from `litlens study export`")
+    q.add_argument("--json", action="store_true", help="print JSON")
+    q = _add(study_sub, "judge", _cmd_study_judge,
+             "rate a Likert study's items with an LLM as one more annotator (slow on CPU)",
+             "litlens study judge -p s.litlens likert-answers-reference --limit 5")
+    _project_arg(q)
+    q.add_argument("study", help="Likert study name or id")
+    q.add_argument("--annotator", default="llm-judge", help="annotator name to record (default llm-judge)")
+    q.add_argument("--backend", default="transformers", choices=["transformers", "gguf", "openai"], help="LLM backend")
+    q.add_argument("--model", help="model id or path (default: the packaged small model on CPU)")
+    q.add_argument("--limit", type=int, help="rate at most N items")
+
+    p = _add(sub, "agreement", _cmd_agreement,
+             "inter-annotator agreement of any CSV with columns item_id,annotator,label",
+             "litlens agreement --judgments judgments.csv --kind ordinal --json")
+    p.add_argument("--judgments", required=True, help="CSV with item_id,annotator,label (extra columns ignored)")
+    p.add_argument("--kind", choices=["nominal", "ordinal", "interval"], default="nominal",
+                   help="level of measurement for Krippendorff's alpha (ordinal/interval: quadratic Cohen weights)")
+    p.add_argument("--scale", help="the allowed labels in order, e.g. 1-5 or low,mid,high")
+    p.add_argument("--bootstrap", type=int, default=0, help="bootstrap replicates for 95%% CIs (adds a details key)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = _add(sub, "qa-metrics", _cmd_qa_metrics,
+             "EM, token F1, ROUGE-L, METEOR of system answers; Kendall tau against human Likert ratings",
+             "litlens qa-metrics --literaryqa ../shared/data/literaryqa/test.jsonl --answers answers.csv "
+             "--ratings likert-answers-reference -p s.litlens --json")
+    p.add_argument("--literaryqa", required=True, help="LiteraryQA split (.jsonl)")
+    p.add_argument("--answers", required=True, help="system answers: CSV question_id,system,answer or JSONL")
+    p.add_argument("--ratings", help="a Likert study name (with -p) or a judgments CSV (item_id = question_id|system)")
+    p.add_argument("--bertscore", action="store_true", help="add BERTScore with the packaged MiniLM encoder (slower)")
+    _project_arg(p, required=False)
+    p.add_argument("--json", action="store_true", help="print JSON")
     return parser
 
 

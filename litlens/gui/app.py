@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-PANELS = ("window", "reader", "inspector", "characters", "charts")
+PANELS = ("window", "reader", "inspector", "characters", "charts", "speakers", "evidence")
 
 
 def _application():
@@ -59,8 +59,10 @@ def run(target: str | None = None, *, screenshot: str | None = None, panel: str 
             app.processEvents()
             _pick_example_quote(window)
             app.processEvents()
-            widget = {"window": window, "reader": window.reader, "inspector": window.inspector,
-                      "characters": window.characters, "charts": window.charts}[panel]
+            if panel in window.docks:  # a tabbed dock is drawn only when it is the visible tab
+                window.docks[panel].raise_()
+                app.processEvents()
+            widget = {"window": window, "reader": window.reader}.get(panel) or window.docks[panel].widget()
             if not widget.grab().save(screenshot):
                 outcome["code"] = 1
                 print(f"litlens: error: cannot write the screenshot to {screenshot}", file=sys.stderr)
@@ -115,5 +117,8 @@ def _panel_classes() -> dict:
     from litlens.gui.charts import ChartsPanel
     from litlens.gui.inspector import QuoteInspector
     from litlens.gui.reader import ReaderPanel
+    from litlens.gui.speakers import SpeakersPanel
+    from litlens.gui.evidence import EvidencePanel
 
-    return {"reader": ReaderPanel, "inspector": QuoteInspector, "characters": CharacterPanel, "charts": ChartsPanel}
+    return {"reader": ReaderPanel, "inspector": QuoteInspector, "characters": CharacterPanel, "charts": ChartsPanel,
+            "speakers": SpeakersPanel, "evidence": EvidencePanel}

@@ -44,7 +44,7 @@ class QuoteInspector(QWidget):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.parts = QTextBrowser()
-        self.parts.setMinimumHeight(120)
+        self.parts.setMinimumHeight(72)
         self.delete_button = QPushButton("Delete quotation")
         self.delete_button.setToolTip("This is not direct speech: remove it (undo with Ctrl+Z)")
         self.jump_button = QPushButton("Show in text")

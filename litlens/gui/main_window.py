@@ -61,8 +61,11 @@ class MainWindow(QMainWindow):
             "characters": self._dock("Characters", self.characters, Qt.DockWidgetArea.RightDockWidgetArea),
             "charts": self._dock("Charts", self.charts, Qt.DockWidgetArea.BottomDockWidgetArea),
         }
-        self.resizeDocks([self.docks["inspector"], self.docks["characters"]], [420, 420], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["charts"]], [230], Qt.Orientation.Vertical)
+        from litlens.gui.evidence import EvidencePanel
+
+        self.evidence = EvidencePanel(self.state)
+        self.docks["evidence"] = self._dock("Evidence", self.evidence, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.docks["characters"], self.docks["evidence"])
 
         self.progress = QProgressBar(maximum=1000, textVisible=True)
         self.progress.setFixedWidth(260)
@@ -82,6 +85,9 @@ class MainWindow(QMainWindow):
         self.state.status.connect(lambda message: self.statusBar().showMessage(message, 6000))
         self.state.book_changed.connect(self._on_book_changed)
         self._build_menus()
+        # after every dock exists (the Speakers dock comes with its menu): the charts keep their height
+        self.resizeDocks([self.docks["inspector"], self.docks["characters"]], [420, 420], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["charts"]], [230], Qt.Orientation.Vertical)
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -112,6 +118,12 @@ class MainWindow(QMainWindow):
         view_menu = self.menuBar().addMenu("&View")
         for dock in self.docks.values():
             view_menu.addAction(dock.toggleViewAction())
+        from litlens.gui.studies_menu import install_studies_menu  # annotation studies (issue 6)
+
+        install_studies_menu(self)
+        from litlens.gui.speakers import install_speakers  # speaker attribution (issue 4)
+
+        install_speakers(self)
 
     # -- opening ------------------------------------------------------------------------
     def open_path(self, path: str | Path) -> None:

@@ -77,6 +77,7 @@ class ReaderView(QPlainTextEdit):
         self.document().setDocumentMargin(18)
         self.offsets = OffsetMap("")
         self.highlighted: list[QuoteRow] = []
+        self.speaker_colours: dict[str, str] | None = None  # set by the Speakers panel: colour by speaker
         self._hover: QuoteRow | None = None
         self._refresh = QTimer(self, singleShot=True, interval=15, timeout=self.refresh_highlights)
         self.verticalScrollBar().valueChanged.connect(self._refresh.start)
@@ -111,7 +112,8 @@ class ReaderView(QPlainTextEdit):
         for row in rows:
             q = row.quotation
             fmt = QTextCharFormat()
-            fmt.setBackground(tint(TYPE_COLOURS[q.type], 150 if selected and selected.id == row.id else 60))
+            colour = (self.speaker_colours or {}).get(q.speaker or "") or TYPE_COLOURS[q.type]
+            fmt.setBackground(tint(colour, 150 if selected and selected.id == row.id else 60))
             if q.edited or q.origin == "human":
                 fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DashUnderline)
                 fmt.setUnderlineColor(QColor(HUMAN_EDIT_COLOUR))
