@@ -13,7 +13,8 @@ The stages, each a small function over plain offsets:
    followed by a lower-case word that is no speech cue is kept in reserve and only used
    when the paragraph would otherwise end inside the quotation, or when another
    quotation opens. Marks of the other style are nested quotations and stay inside
-   their outer quotation.
+   their outer quotation, unless the outer speaker retells a conversation: then the
+   retold speech (and any stage direction in parentheses) is cut out of the spans.
 3. **Paragraph runs.** A quotation still open at the end of its paragraph continues
    into the next paragraph when that opens with a quote mark (the printer's convention
    for a long speech); otherwise it is closed at the paragraph's end (recovery from an
@@ -25,13 +26,18 @@ The stages, each a small function over plain offsets:
    with a speech cue and the first segment does not end with a full stop
    (``"Well," said he, "I think…"``), or when there is no cue but the first segment
    ends with a comma. A full sentence of narration between them, or a second speaker
-   introduced after the cue ("said the King; and the Rabbit called out,"), separates
-   them; in ``"A," said X. "B," he said. "C."`` each cue tags its own quotation.
+   introduced after the cue ("said the King; and the Rabbit called out,") or after
+   "and" ("…, Tom," and Ann said, "…"), separates them; a pronoun after a comma
+   ("said Tom, and then he added,") is the same speaker going on. In
+   ``"A," said X. "B," he said. "C."`` each cue tags its own quotation.
 5. **Not speech.** PDNC does not annotate: titles, scare quotes and quoted words inside
-   narration (``the "Coach and Horses" steps``); quoted verse and verse or letters set
-   off by indentation; reported speech in quote marks ("He was afraid they should
-   have a very bad drive"); written or imagined words ("the telegram read: "..."",
-   "a smile which seemed to say, "...""). These are dropped.
+   narration (``the "Coach and Horses" steps``), names given ("they called him "the
+   Professor.""), and uncued fragments inside narration that start in lower case;
+   quoted verse, whether set off by indentation or printed flush left in short lines;
+   letters set off by indentation or quoted paragraph by paragraph from "Dear …," to
+   "Yours …,"; reported speech in quote marks ("He was afraid they should have a very
+   bad drive"); written or imagined words ("the telegram read: "..."", "a smile which
+   seemed to say, "...""). These are dropped.
 6. **Types** come from the cue found by :mod:`litlens.quotes.types`: between the
    sub-quotations, else right after the quotation, else right before it (or at the end
    of the previous paragraph when that introduces it, "Elizabeth said:").
@@ -89,6 +95,7 @@ class _Seg:
     close_mark: int | None  # offset of the closing mark (None: open at the paragraph's end)
     carried: bool = False  # the quotation continues in the next paragraph
     reserve: int | None = None  # single style: an apostrophe-like mark that may close it
+    resumes: bool = False  # continues the previous segment's speech after a cut-out stretch
 
 
 def _letter(ch: str | None) -> bool:
@@ -254,9 +261,14 @@ def find_segments(text: str, paragraphs: Sequence[Paragraph], style: Style) -> l
             elif last.reserve is not None:
                 last.end = last.close_mark = last.reserve
         out.extend(segs)
-    for s in out:
+    return _kept(out, text)
+
+
+def _kept(segs: list[_Seg], text: str) -> list[_Seg]:
+    """``segs`` stripped of outer whitespace, without those that hold no word."""
+    for s in segs:
         s.start, s.end = _strip(text, s.start, s.end)
-    return [s for s in out if any(ch.isalnum() for ch in text[s.start : s.end])]
+    return [s for s in segs if any(ch.isalnum() for ch in text[s.start : s.end])]
 
 
 def _strip(text: str, start: int, end: int) -> tuple[int, int]:
@@ -265,6 +277,74 @@ def _strip(text: str, start: int, end: int) -> tuple[int, int]:
     while end > start and text[end - 1].isspace():
         end -= 1
     return start, end
+
+
+# --------------------------------------------------------------------------- nested speech
+
+
+def _nested_quotes(text: str, seg: _Seg, style: Style) -> list[_Seg]:
+    """Quotations in the other style's marks inside ``seg`` (``'…'`` inside ``"…"``)."""
+    inner = Paragraph(0, seg.start, seg.end, None)
+    scan = _single_segments if style == "double" else _double_segments
+    nested, _ = scan(text, inner, 0)
+    return [n for n in nested if n.open_mark is not None and n.close_mark is not None]
+
+
+def _retold(text: str, nested: _Seg, following: _Seg, names: Names) -> bool:
+    """Is the nested quotation speech retold with its own cue ("'Oh!' said he, …")?"""
+    assert nested.close_mark is not None
+    if following.open_mark is not None and following.open_mark > nested.close_mark:
+        start, stop = nested.close_mark + 1, following.open_mark
+        return (cue_after(text, start, stop, names) or cue_before(text, start, stop, names)) is not None
+    return cue_after(text, nested.close_mark + 1, following.end, names) is not None
+
+
+# A parenthesis inside a quotation that is narration, not the speaker's own aside:
+# "(looking towards her father)", "(with a smile)", "(here he looked at the door)".
+_STAGE_DIRECTION = re.compile(r"\(\s*(?:[a-z]+ing|with|here|aside|then|after|again)\b[^()\"“”]{0,200}\)")
+
+
+def _stage_directions(text: str, seg: _Seg) -> list[_Seg]:
+    """Stage directions in parentheses inside ``seg``, as segments to cut out."""
+    out = []
+    for m in _STAGE_DIRECTION.finditer(text, seg.start, seg.end):
+        if _FIRST_SECOND.search(m.group()):
+            continue  # "(turning to you, my dear)": the speaker's own words
+        out.append(_Seg(seg.para, m.start() + 1, m.end() - 1, m.start(), m.end() - 1))
+    return out
+
+
+def _split_at_nested_speech(text: str, seg: _Seg, style: Style, names: Names) -> list[_Seg]:
+    """Leave out of a quotation the speech it retells and its stage directions, like PDNC.
+
+    A speaker who retells a conversation (``"He looked up. 'Go home,' he said, 'and stay
+    there.' So I went."``) speaks only the stretches between the retold speech; once one
+    nested quotation has a cue of its own, every nested quotation that is not a mere
+    mention is cut out. A stage direction in parentheses ("(with a smile)") is narration
+    and is cut out too. The speaker's stretches stay one quotation with one span each
+    (``resumes``): PDNC sometimes makes each its own quotation, but one quotation with
+    the right spans matches either way far better than one that counts the retold
+    speech as the speaker's. A nested title, scare quote or word (``"He told me 'never
+    again' and left"``), or nested words without a cue (``"just say 'not today'"``), stay
+    inside.
+    """
+    nested = _nested_quotes(text, seg, style)
+    if not any(_retold(text, n, nested[k + 1] if k + 1 < len(nested) else seg, names) for k, n in enumerate(nested)):
+        nested = []
+    inner = Paragraph(0, seg.start, seg.end, None)
+    cuts = [n for k, n in enumerate(nested) if not _is_mention(text, n, nested[k + 1] if k + 1 < len(nested) else None, inner, names)]
+    cuts = sorted(cuts + _stage_directions(text, seg), key=lambda n: n.start)
+    if not cuts:
+        return [seg]
+    cuts = [n for k, n in enumerate(cuts) if k == 0 or n.start > cuts[k - 1].end]
+    pieces: list[_Seg] = []
+    start, open_mark = seg.start, seg.open_mark
+    for n in cuts:
+        assert n.open_mark is not None and n.close_mark is not None
+        pieces.append(_Seg(seg.para, start, n.open_mark, open_mark, None, resumes=bool(pieces)))
+        start, open_mark = n.close_mark + 1, None
+    pieces.append(_Seg(seg.para, start, seg.end, open_mark, seg.close_mark, seg.carried, seg.reserve, resumes=True))
+    return pieces
 
 
 # --------------------------------------------------------------------------- not speech
@@ -285,6 +365,53 @@ def _indented_paragraphs(text: str, paragraphs: Sequence[Paragraph], style: Styl
     return indented
 
 
+_SALUTATION = re.compile(r"(?:my )?(?:dear|dearest)\b[^.!?\n]{0,30},", re.IGNORECASE)
+_VALEDICTION = re.compile(
+    r"(?:yours\b|ever yours\b|believe me\b|(?:your|his|her) (?:[\w-]+ ){0,4}"
+    r"(?:cousin|friend|sister|brother|servant|well-wisher|son|daughter|mother|father|niece|nephew|aunt|uncle)\b)"
+    r"[^.!?\n]{0,40}[,.]?",
+    re.IGNORECASE,
+)
+
+
+def _whole_quote(text: str, p: Paragraph, style: Style) -> str | None:
+    """The content of a paragraph that is nothing but one quotation, else None."""
+    body = text[p.start : p.end].strip()
+    marks = DOUBLE_MARKS if style == "double" else SINGLE_MARKS
+    if len(body) < 3 or body[0] not in marks or body[-1] not in marks or any(ch in marks for ch in body[1:-1]):
+        return None
+    return body[1:-1].strip()
+
+
+def _letter_paragraphs(text: str, paragraphs: Sequence[Paragraph], style: Style) -> set[int]:
+    """Paragraphs of a letter printed in quote marks, one quoted paragraph per line of
+    the letter: from a paragraph that is only a salutation ("Dear Tom,") to one that is
+    only a valediction ("Yours truly,", "Your loving sister,") and the signature after
+    it, with the address and date lines quoted just before the salutation ("Bath,"
+    "Monday."). A letter is written, not said; PDNC does not annotate it."""
+    quoted = [_whole_quote(text, p, style) for p in paragraphs]
+    out: set[int] = set()
+    for i, content in enumerate(quoted):
+        if content is None or not _SALUTATION.fullmatch(content):
+            continue
+        end = None
+        for j in range(i + 1, min(len(paragraphs), i + 30)):
+            if not _opens_with_mark(text, paragraphs[j], style):
+                break
+            if quoted[j] is not None and _VALEDICTION.fullmatch(quoted[j]):
+                end = j
+                break
+        letter = set(range(i, (end if end is not None else i) + 1))
+        if end is not None and end + 1 < len(paragraphs) and quoted[end + 1] is not None and len(quoted[end + 1].split()) <= 4:
+            letter.add(end + 1)  # the signature
+        k = i - 1
+        while k >= 0 and i - k <= 2 and quoted[k] is not None and len(quoted[k].split()) <= 4 and quoted[k][-1:] in ",.":
+            letter.add(k)  # "Tunbridge Wells," "September."
+            k -= 1
+        out |= letter
+    return out
+
+
 _ARTICLES = frozenset("a an the".split())
 
 
@@ -294,6 +421,33 @@ _VERSE_LINE = re.compile(r"\n[ \t]{2,}\S")
 def _is_verse(text: str, seg: _Seg) -> bool:
     """Quoted verse (two or more indented lines inside the quotation): recited, not said."""
     return len(_VERSE_LINE.findall(text, seg.start, seg.end)) >= 2
+
+
+def _wrap_width(text: str, paragraphs: Sequence[Paragraph]) -> int | None:
+    """The width prose lines are wrapped at (the median of lines that do not end their
+    paragraph), or None when paragraphs are not wrapped."""
+    widths = []
+    for p in paragraphs[:: max(1, len(paragraphs) // 400)]:
+        widths += [len(line.rstrip()) for line in text[p.start : p.end].split("\n")[:-1]]
+    if len(widths) < 20:
+        return None
+    return sorted(widths)[len(widths) // 2]
+
+
+def _is_short_lined_verse(text: str, group: list[_Seg], wrap: int | None) -> bool:
+    """Quoted verse printed flush left: every line of the quotation breaks well short of
+    the book's wrapping width and the next one starts with a capital ("Sing a song of
+    summer days,\nOf meadows green and bright,"). Verse is recited, not said."""
+    start, end = group[0].start, group[-1].end
+    if wrap is None or "\n" not in text[start:end]:
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    lines = text[line_start : line_end if line_end >= 0 else len(text)].split("\n")
+    if any(len(line.rstrip()) >= 0.75 * wrap for line in lines[:-1]):
+        return False
+    heads = [line.strip().lstrip("\"'‘“_") for line in lines[1:]]
+    return all(h[:1].isupper() for h in heads if h)
 
 
 _TITLE_SMALL = frozenset("a an the of on in to for and or at by with from upon o' de la".split())
@@ -373,6 +527,46 @@ def _reported(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]) -> 
     return bool(_THIRD.search(body) and _PAST_OR_MODAL.search(body))
 
 
+def _narrators_fragment(text: str, group: list[_Seg], prev_seg: _Seg | None, paragraphs: Sequence[Paragraph]) -> bool:
+    """A quoted fragment that continues the narrator's sentence ("his cousins were known to
+    be "rather too fond of dancing,"", "she had a "perfectly dreadful cold."").
+
+    Direct speech starts with a capital letter unless it resumes an interrupted speech;
+    an uncued quotation inside narration that starts in lower case, with no quotation
+    before it in its paragraph, is a phrase the narrator borrows. PDNC does not annotate it.
+    """
+    first = group[0]
+    p = paragraphs[first.para]
+    if first.open_mark is None or first.open_mark == p.start or (prev_seg is not None and prev_seg.para == first.para):
+        return False
+    letter = re.search(r"[^\W\d_]", text[first.start : first.end])
+    return letter is not None and letter.group().islower()
+
+
+# Narration that ends by naming what follows: "whom the village called", "known as",
+# "the sobriquet of". A word or phrase quoted after it is a name or label, not speech.
+_NAMING = re.compile(
+    r"(?:\b(?:called|call|calls|termed|named|dubbed|nicknamed|christened)"
+    r"(?: (?:it|him|her|them|me|us|himself|herself|themselves|itself))?"
+    r"|\b(?:known|think of|thinks of|thought of|spoke of|speaks of|referred to|refers to|regarded|described) as"
+    r"|\b(?:sobriquet|epithets?|nickname|name) of)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _is_name_given(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]) -> bool:
+    """A name or label quoted after a naming verb ("the boys called him "Carrots."",
+    "a meek man whom people called "her husband""). A call (``She called "Victor!"``)
+    ends with an exclamation or question mark and stays speech."""
+    first = group[0]
+    p = paragraphs[first.para]
+    if first.open_mark is None or first.open_mark == p.start:
+        return False
+    if text[group[-1].start : group[-1].end].rstrip("_*)'’ ")[-1:] in {"!", "?"}:
+        return False
+    return _NAMING.search(text, max(p.start, first.open_mark - 60), first.open_mark) is not None
+
+
 # The clause that introduces a quotation says it is written or only imagined.
 _NOT_UTTERED = re.compile(
     r"\b(?:wrote|written|writes|reads?|printed|painted|engraved|inscribed|scrawled|telegram|"
@@ -433,19 +627,28 @@ def _link(text: str, a: _Seg, b: _Seg, names: Names) -> str | None:
     last = text[a.start : a.end].rstrip(" _*)")[-1:]
     cue = cue_after(text, a.close_mark + 1, b.open_mark, names)
     if cue is not None:
-        if last == "." or _second_cue(text, cue.end, b.open_mark, names):
+        if last == "." or _second_cue(text, cue.end, b.open_mark, names, same_sentence=last == ","):
             return None
         return "cue"
-    return "plain" if last == "," else None
+    if last != ",":
+        return None
+    if re.match(r"\s*(?:and|;)\s", mid) and _second_cue(text, a.close_mark + 1, b.open_mark, names, same_sentence=True):
+        return None  # "…, Tom," and Ann said, "…": the narration introduces the next speaker
+    return "plain"
 
 
 _MODALS = frozenset("to could would should might may must can will shall cannot".split())
 
 
-def _second_cue(text: str, start: int, end: int, names: Names) -> bool:
-    """Does narration ``text[start:end]`` end by introducing a new speaker ("and Roo said,")?"""
+def _second_cue(text: str, start: int, end: int, names: Names, same_sentence: bool = False) -> bool:
+    """Does narration ``text[start:end]`` end by introducing a new speaker ("and Roo said,")?
+
+    With ``same_sentence`` (the first segment ended with a comma, so its sentence goes on
+    after the narration) a cue whose subject is a pronoun ("said Tom, and then he
+    added,") refers back to the same speaker and introduces no one new.
+    """
     cue = cue_before(text, start, end, names)
-    if cue is None:
+    if cue is None or (same_sentence and cue.subject == "pronoun"):
         return False
     words = re.findall(r"[^\W\d_]+", cue.text)
     if len(words) < 2 or words[-1].lower().endswith("ing"):
@@ -468,7 +671,9 @@ def group_segments(text: str, segs: Sequence[_Seg], names: Names, join_paragraph
     """
     links: list[str | None] = []
     for a, b in pairwise(segs):
-        if a.carried and b.para == a.para + 1:
+        if b.resumes and b.para == a.para and a.close_mark is None:
+            links.append("nested")
+        elif a.carried and b.para == a.para + 1:
             links.append("paragraph" if join_paragraphs else None)
         elif a.para == b.para:
             links.append(_link(text, a, b, names))
@@ -580,20 +785,24 @@ def detect_quotations(
     style = quote_style(text, paragraphs)
     segs = find_segments(text, paragraphs, style)
     names = Names(text, sorted(persons, key=lambda m: m.start) if persons else None)
-    set_off = _indented_paragraphs(text, paragraphs, style)
+    segs = _kept([piece for s in segs for piece in _split_at_nested_speech(text, s, style, names)], text)
+    set_off = _indented_paragraphs(text, paragraphs, style) | _letter_paragraphs(text, paragraphs, style)
     segs = [
         s
         for i, s in enumerate(segs)
         if s.para not in set_off and not _is_verse(text, s) and not _is_mention(text, s, segs[i + 1] if i + 1 < len(segs) else None, paragraphs[s.para], names)
     ]
     groups = group_segments(text, segs, names, join_paragraphs)
+    wrap = _wrap_width(text, paragraphs)
     chapter_starts = [c.start for c in chapters] if chapters else []
     out: list[Quotation] = []
     for gi, group in enumerate(groups):
         prev_seg = groups[gi - 1][-1] if gi > 0 else None
         next_seg = groups[gi + 1][0] if gi + 1 < len(groups) else None
         cue = _find_cue(text, group, prev_seg, next_seg, paragraphs, names)
-        if (cue is None and _reported(text, group, paragraphs)) or _not_uttered(text, group, paragraphs):
+        if cue is None and (_reported(text, group, paragraphs) or _narrators_fragment(text, group, prev_seg, paragraphs)):
+            continue
+        if _not_uttered(text, group, paragraphs) or _is_name_given(text, group, paragraphs) or _is_short_lined_verse(text, group, wrap):
             continue
         q = Quotation(spans=[(s.start, s.end) for s in group])
         if cue is not None:

@@ -515,6 +515,11 @@ def cue_after(text: str, start: int, end: int, names: Names) -> Cue | None:
     return None
 
 
+# How many words may follow the speech verb of a cue before the quotation ("said, in a
+# low voice that nobody else could hear,").
+_CUE_TAIL = 11
+
+
 def cue_before(text: str, start: int, end: int, names: Names) -> Cue | None:
     """A cue ending the narration ``text[start:end]`` just before a quotation.
 
@@ -530,7 +535,7 @@ def cue_before(text: str, start: int, end: int, names: Names) -> Cue | None:
     if not toks:
         return None
     verb = None
-    for k in range(len(toks) - 1, max(-1, len(toks) - 8), -1):
+    for k in range(len(toks) - 1, max(-1, len(toks) - _CUE_TAIL), -1):
         if toks[k].low in SPEECH_VERBS:
             verb = k
             break

@@ -145,6 +145,31 @@ def test_detect_second_speaker_in_the_narration_starts_a_new_quotation():
     assert spans_text(text, detect(text)) == [["Hush!"], ["Silence in the court!"]]
 
 
+def test_detect_sentence_resumed_after_a_cue_with_a_pronoun_clause_is_one_quotation():
+    text = '"Well," said the doctor, and then he added, "it is a strange case."'
+    assert spans_text(text, detect(text)) == [["Well,", "it is a strange case."]]
+    # A new speaker named in the narration still starts a new quotation.
+    text = '"Well," said the doctor, and the nurse added, "it is a strange case."'
+    assert spans_text(text, detect(text)) == [["Well,"], ["it is a strange case."]]
+
+
+def test_detect_stage_direction_in_parentheses_is_left_out_of_the_speech():
+    text = '"I am quite sure, (looking towards the window,) that it will rain before noon," said Jane.'
+    assert spans_text(text, detect(text)) == [["I am quite sure,", "that it will rain before noon,"]]
+
+
+def test_detect_speakers_own_parenthesis_stays_in_the_speech():
+    text = '"I went there (and I wish you had come too) on Tuesday," said Jane.'
+    assert spans_text(text, detect(text)) == [["I went there (and I wish you had come too) on Tuesday,"]]
+
+
+def test_detect_next_speaker_introduced_after_and_starts_a_new_quotation():
+    text = 'Tom said, "If you see what I mean, Ann," and Ann said, "It is just what I think, Tom."'
+    assert spans_text(text, detect(text)) == [["If you see what I mean, Ann,"], ["It is just what I think, Tom."]]
+    text = '"I should have thought so, but," and her eyes brightened as she spoke, "it was a happy summer."'
+    assert spans_text(text, detect(text)) == [["I should have thought so, but,", "it was a happy summer."]]
+
+
 def test_detect_each_cue_tags_its_own_quotation():
     text = '"Oh!" said Pooh. "So it is," he said. "Well, let\'s go in."'
     assert spans_text(text, detect(text)) == [["Oh!"], ["So it is,", "Well, let's go in."]]
@@ -156,6 +181,17 @@ def test_detect_each_cue_tags_its_own_quotation():
 def test_detect_nested_quotes_stay_inside_the_outer_quotation():
     text = "\"He told me 'never again' and left,\" said Jane.\n\n“She said ‘no’ to him,” said Tom."
     assert spans_text(text, detect(text)) == [["He told me 'never again' and left,"], ["She said ‘no’ to him,"]]
+
+
+def test_detect_nested_retold_speech_is_left_out_of_the_spans():
+    text = "\"I met him at the gate. 'Good morning,' said he, 'a fine day.' Then he walked on,\" said Ann."
+    # The speaker's own words around the speech she retells stay one quotation.
+    assert spans_text(text, detect(text)) == [["I met him at the gate.", "said he,", "Then he walked on,"]]
+
+
+def test_detect_nested_quote_without_its_own_cue_is_not_cut():
+    text = "\"You could just say 'not today' and go home,\" said Ann."
+    assert spans_text(text, detect(text)) == [["You could just say 'not today' and go home,"]]
 
 
 def test_detect_nested_double_quotes_in_british_style():
@@ -198,12 +234,49 @@ def test_detect_indented_verse_in_a_book_of_unindented_dialogue_is_not_speech():
     assert not any(t.startswith("Tra-la-la") for t in found)
 
 
+def test_detect_flush_left_verse_in_quotes_is_not_speech():
+    prose = "".join(
+        f"Line {i} of the narration runs on to the usual width of the page and\nthen wraps onto a second line like ordinary prose does.\n\n"
+        for i in range(30)
+    )
+    text = prose + 'She repeated:\n\n"Sing a song of summer days,\nOf meadows green and bright,\nAnd rest beneath the evening haze."\n\n"Go on," he said.'
+    assert spans_text(text, detect(text)) == [["Go on,"]]
+
+
+def test_detect_letter_in_quoted_paragraphs_is_not_speech():
+    text = (
+        'The letter ran thus:\n\n"Dear Tom,"\n\n"We arrived on Monday and the weather is fine."\n\n'
+        '"Your loving sister,"\n\n"Ann."\n\n"Dear me," said Tom, "she writes well."'
+    )
+    assert spans_text(text, detect(text)) == [["Dear me,", "she writes well."]]
+
+
 def test_detect_reported_speech_in_quotes_inside_narration_is_not_speech():
     text = (
         'Mr. Weston began to move. "He must be going. He had business at the Crown, and '
         'he was afraid they should be late." His son rose too.'
     )
     assert detect(text) == []
+
+
+def test_detect_lowercase_fragment_inside_narration_is_not_speech():
+    text = 'His cousins were known to be "rather too fond of dancing and of late suppers," and nobody minded.'
+    assert detect(text) == []
+
+
+def test_detect_speech_resumed_in_lowercase_is_still_speech():
+    text = '"I think," she said, "that we ought to go."\n\nHe answered, "yes, at once."'
+    assert spans_text(text, detect(text)) == [["I think,", "that we ought to go."], ["yes, at once."]]
+
+
+def test_detect_name_given_after_a_naming_verb_is_not_speech():
+    text = 'At school the boys called him "the Professor." He never minded it.'
+    assert detect(text) == []
+
+
+def test_detect_call_after_called_is_still_speech():
+    text = 'She ran to the window. She called "Tom! Come in!" and waved her hand.'
+    assert spans_text(text, detect(text)) == [["Tom! Come in!"]]
 
 
 # --------------------------------------------------------------------------- chapters, order, empty

@@ -57,6 +57,10 @@ def test_types_explicit_cues_name_the_speaker(paragraph, expected):
         ('"Nonsense," was the answer.', ("anaphoric", "was the answer")),
         ('He withdrew his hand and coldly said, "No."', ("anaphoric", "He withdrew his hand and coldly said")),
         ('"Well," she went on, "we shall see."', ("anaphoric", "she went")),
+        (
+            'He stepped forward and said, in a voice which only she could hear, "Not yet."',
+            ("anaphoric", "He stepped forward and said"),
+        ),
     ],
 )
 def test_types_anaphoric_cues_use_pronouns_or_common_nouns(paragraph, expected):
