@@ -84,8 +84,7 @@ def essay_sentences(text: str) -> list[tuple[int, int]]:
     for para in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*", text):
         base = para.start()
         for m in _SENT.finditer(para.group(0)):
-            s, e = m.start(), m.end()
-            chunk = m.group(0)
+            s, chunk = m.start(), m.group(0)
             if chunk.strip():
                 lead = len(chunk) - len(chunk.lstrip())
                 spans.append((base + s + lead, base + s + len(chunk.rstrip())))

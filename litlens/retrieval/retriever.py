@@ -13,7 +13,7 @@ Candidates that contain one of the query's own quotations are moved below all ot
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np

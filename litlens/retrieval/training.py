@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from litlens.errors import Cancelled, LitLensError
-from litlens.retrieval.datasets import RetrievalSet, load_beir, load_relic, read_relic_json, relic_query
+from litlens.retrieval.datasets import RetrievalSet, load_beir, read_relic_json, relic_query
 from litlens.retrieval.dense import RETRIEVER_CONFIG, DenseEncoder, packaged_model_path, pool_hidden
 
 Progress = Callable[[float, str], None]

@@ -229,7 +229,7 @@ def load_novel(novel_dir: Path, *, quotes: str = "gold", characters: str = "gold
     return Novel(novel_dir.name, gold, gold_chars, quotations, chars, prepare(novel_dir.name, context, labels), char_to_gold)
 
 
-def _select(dirs: list[Path], novels: str | Sequence[str] | None) -> list[Path]:
+def select_novels(dirs: list[Path], novels: str | Sequence[str] | None) -> list[Path]:
     if not novels:
         return dirs
     wanted = [n.strip() for n in (novels.split(",") if isinstance(novels, str) else novels) if n.strip()]
@@ -260,7 +260,7 @@ def train_attributor(
     out_path = Path(out_path)
     if not out_path.parent.exists():
         raise InputFileError(out_path, f"the folder {out_path.parent} does not exist", "Create it first or choose another path")
-    dirs = _select(pdnc_novel_dirs(pdnc_dir), novels)
+    dirs = select_novels(pdnc_novel_dirs(pdnc_dir), novels)
     if len(dirs) < 2:
         raise LitLensError("training the attributor needs at least two PDNC novels")
     loaded = []
@@ -368,7 +368,7 @@ def evaluate_attribution(
     """
     started = time.perf_counter()
     all_dirs = pdnc_novel_dirs(pdnc_dir)
-    scored_dirs = _select(all_dirs, novels)
+    scored_dirs = select_novels(all_dirs, novels)
     if novels:
         train_dirs = [d for d in all_dirs if d not in scored_dirs]
         plan = [(scored_dirs, train_dirs)]

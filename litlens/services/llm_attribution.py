@@ -32,13 +32,14 @@ from litlens.attribution.llm_protocol import (
     run_protocol,
     to_attributions,
 )
-from litlens.errors import InputFileError, LitLensError
+from litlens.errors import LitLensError
 from litlens.llm import LLMBackend, load_backend, model_label
 from litlens.model import Cancelled, Character, Progress, Quotation
 from litlens.quotes.pdnc import read_pdnc_characters, read_pdnc_quotations
 from litlens.resources import user_data_dir
 from litlens.services.evaluation import pdnc_novel_dirs
 from litlens.services.progress import check_cancelled, sub_progress
+from litlens.services.attribution import select_novels
 from litlens.services.books import resolve_book
 from litlens.store.attribution import save_attributions
 from litlens.store.llm_cache import ProjectChunkCache
@@ -166,21 +167,6 @@ def attribute_book_llm(
 # ---- PDNC evaluation -----------------------------------------------------------------
 
 
-def _select(dirs: list[Path], novels: str | Sequence[str] | None) -> list[Path]:
-    if not novels:
-        return dirs
-    wanted = [n.strip() for n in (novels.split(",") if isinstance(novels, str) else novels) if n.strip()]
-    by_name = {d.name.lower(): d for d in dirs}
-    missing = [n for n in wanted if n.lower() not in by_name]
-    if missing:
-        raise InputFileError(
-            dirs[0].parent,
-            f"no PDNC novel named {', '.join(missing)}",
-            "Choose among: " + ", ".join(d.name for d in dirs),
-        )
-    return [by_name[n.lower()] for n in wanted]
-
-
 def evaluate_llm(
     pdnc_dir: str | Path,
     *,
@@ -210,7 +196,7 @@ def evaluate_llm(
         raise LitLensError(f"--quotes must be gold or detected, not {quotes!r}")
     if characters not in ("gold", "discovered"):
         raise LitLensError(f"--characters must be gold or discovered, not {characters!r}")
-    dirs = _select(pdnc_novel_dirs(pdnc_dir), novels)
+    dirs = select_novels(pdnc_novel_dirs(pdnc_dir), novels)
     report = progress or (lambda f, m: None)
     report(0.0, "loading the model")
     llm = _backend(backend, model, base_url, api_key_env, dict(backend_options or {}))

@@ -10,7 +10,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 
 from litlens.attribution.llm_protocol import CandidateCharacter, run_protocol
 from litlens.llm import load_backend

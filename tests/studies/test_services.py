@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from litlens.cli import main
-from litlens.errors import DataFormatError, LitLensError
+from litlens.errors import DataFormatError
 from litlens.services.studies import (
     AnnotationSession,
     agreement_from_csv,
