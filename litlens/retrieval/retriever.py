@@ -161,11 +161,11 @@ class Retriever:
 
     def with_method(self, method: str) -> Retriever:
         """The same index with another method (shares the BM25 index and the vectors)."""
+        if self.bm25 is None and method != "dense":
+            self.bm25 = BM25Index(self.texts)  # built once on the shared index, not per clone
         clone = object.__new__(Retriever)
         clone.__dict__.update(self.__dict__)
         clone.method = method
-        if clone.bm25 is None and method != "dense":
-            clone.bm25 = BM25Index(self.texts)
         return clone
 
 

@@ -26,6 +26,13 @@ def test_retriever_finds_the_passage(method):
     assert hits[0].score >= hits[1].score
 
 
+def test_retriever_other_methods_share_one_lexical_index():
+    dense = Retriever(TEXTS, method="dense", encoder=shared_encoder())
+    first, second = dense.with_method("hybrid"), dense.with_method("bm25")
+    assert first.bm25 is not None and first.bm25 is second.bm25  # built once, not per search
+    assert first.search("the road to Meryton in the rain", 1)[0].candidate == 3
+
+
 def test_retriever_demotes_passages_the_query_quotes():
     query = 'Darcy said "She is tolerable; but not handsome enough to tempt me" and later: [MASK] tolerable handsome'
     on = Retriever(TEXTS, method="bm25").search(query, 4)
