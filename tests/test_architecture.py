@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -41,3 +42,20 @@ def test_architecture_ingest_works_with_qt_absent(tmp_path):
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+def test_architecture_window_starts_without_the_heavy_model_libraries():
+    # Start-up time is measured in benchmarks/bench_gui.py; this keeps its main cause away:
+    # scikit-learn, scipy and torch take seconds to import and are needed only once the user
+    # attributes speakers or searches, so the window's modules must not import them.
+    code = textwrap.dedent("""
+        import sys
+        import litlens.gui.main_window, litlens.gui.speakers, litlens.gui.evidence, litlens.gui.annotate
+        import litlens.services.attribution, litlens.services.retrieval, litlens.services.studies
+        heavy = sorted({m.split(".")[0] for m in sys.modules} & {"sklearn", "scipy", "torch", "transformers", "bm25s"})
+        print(",".join(heavy) or "none")
+    """)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "none"

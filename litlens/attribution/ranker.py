@@ -16,15 +16,18 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import sklearn
-from sklearn.ensemble import HistGradientBoostingClassifier
-from sklearn.isotonic import IsotonicRegression
 from threadpoolctl import threadpool_limits
 
 from litlens.attribution.context import BookContext
 from litlens.attribution.features import BASE_FEATURES, SECOND_FEATURES, base_rows, candidates, second_rows
 from litlens.model import Cancelled, Progress
+
+if TYPE_CHECKING:  # scikit-learn takes seconds to import: only training and loading a model need it
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    from sklearn.isotonic import IsotonicRegression
 
 MODEL_FORMAT = "litlens-attributor-1"
 
@@ -57,6 +60,8 @@ def _cpu_share() -> threadpool_limits:
 
 
 def _new_model(seed: int) -> HistGradientBoostingClassifier:
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
     return HistGradientBoostingClassifier(
         max_iter=200, learning_rate=0.1, max_leaf_nodes=31, min_samples_leaf=30, l2_regularization=1.0, random_state=seed
     )
@@ -124,6 +129,8 @@ class SpeakerRanker:
         return out
 
     def to_state(self) -> dict:
+        import sklearn
+
         return {
             "format": MODEL_FORMAT,
             "first": self.first,
@@ -201,6 +208,8 @@ def _train(
     second = _new_model(seed).fit(x, y)
     calibration = None
     if winners:
+        from sklearn.isotonic import IsotonicRegression
+
         calibration = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(winners, right)
     report(1.0, "trained")
     return SpeakerRanker(first, second, calibration, [b.name for b in books])

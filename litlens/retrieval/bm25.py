@@ -13,7 +13,6 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-import bm25s
 import numpy as np
 
 # The seed (RELiC) tuned k1 = 0.5, b = 0.9 on its validation split. On the BIRCO RELiC dev set
@@ -82,9 +81,11 @@ class BM25Index:
         self._stem = stem
         self._stopwords = stopwords
         self.size = len(texts)
-        self._model: bm25s.BM25 | None = None
+        self._model = None  # a bm25s.BM25 (imported when first needed: it pulls in scipy)
         if self.size:
             corpus = [tokenize(t, stem=stem, stopwords=stopwords) or ["\x00empty"] for t in texts]
+            import bm25s
+
             self._model = bm25s.BM25(k1=self.k1, b=self.b)
             self._model.index(corpus, show_progress=False)
             self._vocab = self._model.vocab_dict
