@@ -194,13 +194,14 @@ class SpeakersPanel(QWidget):
         self.summary.setText(f"{len(attributed)} attributed, {low} below 0.5" if attributed else "not attributed yet")
         self.table.blockSignals(True)
         self.table.setRowCount(len(self.items))
+        colours = self.colours()  # once: it counts every quotation of the book
         for r, item in enumerate(self.items):
             conf = "corrected" if item.method is None and item.speaker else ("—" if item.confidence is None else f"{item.confidence:.2f}")
             cells = [conf, item.speaker or NOBODY, item.type, item.excerpt]
             for c, value in enumerate(cells):
                 cell = QTableWidgetItem(value)
-                if c == 1 and item.speaker in self.colours():
-                    cell.setForeground(QColor(self.colours()[item.speaker]))
+                if c == 1 and item.speaker in colours:
+                    cell.setForeground(QColor(colours[item.speaker]))
                 self.table.setItem(r, c, cell)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)

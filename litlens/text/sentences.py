@@ -16,6 +16,7 @@ is joined to the next, and a "sentence" of punctuation alone to its neighbour.
 from __future__ import annotations
 
 import re
+import sys
 import threading
 from collections.abc import Iterator
 from functools import lru_cache
@@ -54,8 +55,36 @@ def load_nlp(name: str = DEFAULT_MODEL) -> Language:
         return _load_nlp(name)
 
 
+class _NoTorchForThinc:
+    """Import hook: thinc (under spaCy) may not import torch.
+
+    thinc imports torch whenever it is installed, to offer GPU layers; our small CPU pipeline
+    uses none, and the import cost a cold ingest about 3 s and 180 MB. Only imports that
+    thinc itself asks for are refused, so LitLens's own torch users are unaffected.
+    """
+
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] != "torch":
+            return None
+        frame = sys._getframe(1)
+        while frame is not None:
+            if str(frame.f_globals.get("__name__", "")).startswith("thinc"):
+                raise ImportError("LitLens keeps torch out of thinc (not needed for the CPU pipeline)")
+            frame = frame.f_back
+        return None
+
+
 @lru_cache(maxsize=2)
 def _load_nlp(name: str) -> Language:
+    hook = _NoTorchForThinc()
+    sys.meta_path.insert(0, hook)
+    try:
+        return _load_nlp_unhooked(name)
+    finally:
+        sys.meta_path.remove(hook)
+
+
+def _load_nlp_unhooked(name: str) -> Language:
     import spacy
     from thinc.api import NumpyOps, get_current_ops, use_ops
 
