@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -44,7 +45,7 @@ def main() -> int:
         )
     print(file=sys.stderr)
     result.pop("output")
-    result.update(data=str(args.data), batch_size=args.batch_size, lr=args.lr, wall_seconds=round(time.perf_counter() - started, 1))
+    result.update(data=os.path.relpath(args.data, HERE.parent), batch_size=args.batch_size, lr=args.lr, wall_seconds=round(time.perf_counter() - started, 1))
     Path(args.out).write_text(json.dumps(result, indent=2), encoding="utf-8")
     print(json.dumps(result, indent=2))
     return 0
