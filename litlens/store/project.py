@@ -8,12 +8,30 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import sqlite_utils
+
+def _import_sqlite_utils():
+    """sqlite-utils imports pandas when it is installed, only to store pandas timestamps as TEXT.
+    LitLens never stores pandas objects, and that import costs half a second on every start, so
+    it is hidden while sqlite-utils loads (unless something already imported it)."""
+    if "pandas" in sys.modules:
+        import sqlite_utils
+
+        return sqlite_utils
+    sys.modules["pandas"] = None  # type: ignore[assignment]  # makes `import pandas` fail fast
+    try:
+        import sqlite_utils
+    finally:
+        del sys.modules["pandas"]
+    return sqlite_utils
+
+
+sqlite_utils = _import_sqlite_utils()
 
 from litlens.errors import (
     BookNotFoundError,
