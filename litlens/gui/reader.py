@@ -8,6 +8,7 @@ Run alone on the sample: ``python -m litlens.gui.reader``.
 from __future__ import annotations
 
 import bisect
+import re
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QTextCharFormat, QTextCursor, QTextDocument
@@ -34,13 +35,15 @@ from litlens.services.session import QuoteRow
 from litlens.gui.state import BookState
 from litlens.gui.style import HUMAN_EDIT_COLOUR, TYPE_COLOURS, TYPE_LABELS, signals_blocked, tint
 
+_OUTSIDE_BMP = re.compile("[\U00010000-\U0010FFFF]")
+
 
 class OffsetMap:
     """Python ``str`` offsets <-> Qt (UTF-16) document positions."""
 
     def __init__(self, text: str):
         # Positions of characters outside the BMP, which take two UTF-16 units in Qt.
-        self._wide = [i for i, ch in enumerate(text) if ord(ch) > 0xFFFF]
+        self._wide = [m.start() for m in _OUTSIDE_BMP.finditer(text)]
 
     def to_qt(self, offset: int) -> int:
         return offset + bisect.bisect_left(self._wide, offset) if self._wide else offset

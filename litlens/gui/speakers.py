@@ -13,7 +13,7 @@ with the keyboard, and read any character's quotations.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -27,8 +27,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -117,6 +116,48 @@ def attribution_work(project, book_id: int, settings: dict):
     return work
 
 
+class ReviewModel(QAbstractTableModel):
+    """The review list as a table model: rows are drawn only when they come into view, so a
+    long novel's thousands of quotations fill the list at once."""
+
+    HEADERS = ("confidence", "speaker", "type", "quotation")
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.items: list[attribution_service.ReviewItem] = []
+        self.colours: dict[str, str] = {}
+
+    def set_items(self, items: list[attribution_service.ReviewItem], colours: dict[str, str]) -> None:
+        self.beginResetModel()
+        self.items, self.colours = items, colours
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008 (Qt API)
+        return 0 if parent.isValid() else len(self.items)
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008 (Qt API)
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802 (Qt API)
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or index.row() >= len(self.items):
+            return None
+        item = self.items[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            if index.column() == 0:
+                if item.method is None and item.speaker:
+                    return "corrected"
+                return "—" if item.confidence is None else f"{item.confidence:.2f}"
+            return (None, item.speaker or NOBODY, item.type, item.excerpt)[index.column()]
+        if role == Qt.ItemDataRole.ForegroundRole and index.column() == 1 and item.speaker in self.colours:
+            return QColor(self.colours[item.speaker])
+        return None
+
+
 class SpeakersPanel(QWidget):
     """Review list (least certain first, keyboard correction) and per-character quotations."""
 
@@ -148,14 +189,16 @@ class SpeakersPanel(QWidget):
         self.keys_label = QLabel("")
         self.keys_label.setWordWrap(True)
         rl.addWidget(self.keys_label)
-        self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels(["confidence", "speaker", "type", "quotation"])
+        self.model = ReviewModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.horizontalHeader().setResizeContentsPrecision(0)  # size columns by the rows in view
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
-        self.table.itemSelectionChanged.connect(self._on_row_changed)
+        self.table.selectionModel().selectionChanged.connect(self._on_row_changed)
         self.table.installEventFilter(self)
         rl.addWidget(self.table)
         self.tabs.addTab(review, "Review")
@@ -192,22 +235,12 @@ class SpeakersPanel(QWidget):
         attributed = [i for i in self.items if i.method]
         low = sum(1 for i in attributed if (i.confidence or 0) < 0.5)
         self.summary.setText(f"{len(attributed)} attributed, {low} below 0.5" if attributed else "not attributed yet")
-        self.table.blockSignals(True)
-        self.table.setRowCount(len(self.items))
-        colours = self.colours()  # once: it counts every quotation of the book
-        for r, item in enumerate(self.items):
-            conf = "corrected" if item.method is None and item.speaker else ("—" if item.confidence is None else f"{item.confidence:.2f}")
-            cells = [conf, item.speaker or NOBODY, item.type, item.excerpt]
-            for c, value in enumerate(cells):
-                cell = QTableWidgetItem(value)
-                if c == 1 and item.speaker in colours:
-                    cell.setForeground(QColor(colours[item.speaker]))
-                self.table.setItem(r, c, cell)
-        self.table.resizeColumnsToContents()
-        self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        if selected is not None:
-            self.select_quotation(selected.quotation_id)
-        self.table.blockSignals(False)
+        with signals_blocked(self.table.selectionModel()):
+            self.model.set_items(self.items, self.colours())  # colours once: it counts every quotation
+            self.table.resizeColumnsToContents()
+            self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+            if selected is not None:
+                self.select_quotation(selected.quotation_id)
         with signals_blocked(self.character_box):
             current = self.character_box.currentData()
             self.character_box.clear()
@@ -239,7 +272,7 @@ class SpeakersPanel(QWidget):
         for r, item in enumerate(self.items):
             if item.quotation_id == quotation_id:
                 self.table.selectRow(r)
-                self.table.scrollToItem(self.table.item(r, 0))
+                self.table.scrollTo(self.model.index(r, 0))
                 return
 
     # -- keyboard correction ------------------------------------------------------------
@@ -259,7 +292,7 @@ class SpeakersPanel(QWidget):
         if item is None or (key > len(self.quick)):
             return False
         speaker = None if key == 0 else self.quick[key - 1]
-        row = self.table.currentRow()
+        row = self.table.currentIndex().row()
         ok = self.state.edit("set_quote_speaker", item.quotation_id, speaker)
         if ok:
             # The corrected one moves to the end of the list; select what is now at its place.
