@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -69,7 +70,8 @@ def main() -> None:
             continue
         t0 = time.perf_counter()
         result = evaluate_attribution(args.pdnc, quotes=quotes, characters=characters, folds=args.folds, details=True)
-        result["command"] = (f".venv/bin/litlens eval attribution --pdnc {args.pdnc} --method cpu --quotes {quotes} "
+        pdnc = os.path.relpath(args.pdnc, REPO)  # as typed from the repository, not this machine's path
+        result["command"] = (f".venv/bin/litlens eval attribution --pdnc {pdnc} --method cpu --quotes {quotes} "
                              f"--characters {characters} --folds {args.folds} --details --json")
         result["wall_seconds"] = round(time.perf_counter() - t0, 1)
         results[f"cv_{quotes}_{characters}"] = result

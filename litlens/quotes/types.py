@@ -386,22 +386,7 @@ def _subject_after(toks: list[_Tok], i: int, names: Names) -> tuple[str, int] | 
         return "pronoun", i
     if low in DETERMINERS:
         # "the old man", "his wife"; "the Dodger" when the book writes Dodger as a name
-        j = i + 1
-        last = i
-        kind = "noun"
-        while j < len(toks) and j <= i + 4:
-            t = toks[j]
-            if t.start - toks[j - 1].end > 2:  # punctuation between: the phrase ended
-                break
-            if t.low in SPEECH_VERBS or t.low in {"to", "with", "in", "at", "and", "but", "who", "as", "from", "of", "on"}:
-                break
-            last = j
-            if t.text[:1].isupper() and not _is_demonym(t.low) and names.is_name_token(t):
-                kind = "name"  # "the Gryphon", "the Dodger", "the Professor" (not "the Jew")
-            j += 1
-            if not t.text[:1].isupper() and t.low.endswith(("man", "woman", "lady", "girl", "boy", "one")):
-                break
-        return (kind, last) if last > i else None
+        return _phrase_after(toks, i, names)
     if (low in _NAME_ADJECTIVES or low in _NAME_PARTICLES) and i + 1 < len(toks) and toks[i + 1].start - tok.end <= 1:
         # "inquired poor Oliver", "said little Roo", "cried old Sikes"
         rest = _subject_after(toks, i + 1, names)
@@ -414,8 +399,55 @@ def _subject_after(toks: list[_Tok], i: int, names: Names) -> tuple[str, int] | 
         if tok.low in HONORIFICS and j == i:
             # A bare honorific ("said Sir") is an address word, unless a name follows.
             return "noun", i
+        if toks[j].low.endswith(("'s", "’s")):
+            # A possessor is not the speaker ("Fanny's looks ... he said", "Mr. Bumble's good
+            # lady"), unless what is possessed is the speech itself: "Cecil's voice came"
+            voiced = _voiced_at(toks, j + 1)
+            if voiced is not None:
+                return "name", voiced
+            phrase = _phrase_after(toks, j, names)
+            return "noun", phrase[1] if phrase else j
         return "name", j
     return None
+
+
+_SPEECH_NOUNS = frozenset(
+    """voice voices remark remarks comment comments reply replies answer answers words tone tones
+    question questions exclamation exclamations cry cries response rejoinder retort whisper
+    whispers greeting verdict observation speech accents""".split()
+)
+_POSSESSED_LEADS = frozenset("only first last next own usual next further".split())
+
+
+def _voiced_at(toks: list[_Tok], k: int) -> int | None:
+    """Index of the speech a possessor owns when the phrase at ``toks[k]`` names it ("voice",
+    "only comment", "giving a sigh and saying"), else None."""
+    while k < len(toks) and toks[k].low in _POSSESSED_LEADS:
+        k += 1
+    if k >= len(toks):
+        return None
+    low = toks[k].low.rstrip(".")
+    return k if low in _SPEECH_NOUNS or (low.endswith("ing") and len(low) > 4) else None
+
+
+def _phrase_after(toks: list[_Tok], i: int, names: Names) -> tuple[str, int] | None:
+    """The noun phrase led by the determiner or possessor ``toks[i]``: ("noun"|"name", last index)."""
+    j = i + 1
+    last = i
+    kind = "noun"
+    while j < len(toks) and j <= i + 4:
+        t = toks[j]
+        if t.start - toks[j - 1].end > 2:  # punctuation between: the phrase ended
+            break
+        if t.low in SPEECH_VERBS or t.low in {"to", "with", "in", "at", "and", "but", "who", "as", "from", "of", "on"}:
+            break
+        last = j
+        if t.text[:1].isupper() and not _is_demonym(t.low) and names.is_name_token(t):
+            kind = "name"  # "the Gryphon", "the Dodger", "the Professor" (not "the Jew")
+        j += 1
+        if not t.text[:1].isupper() and t.low.endswith(("man", "woman", "lady", "girl", "boy", "one")):
+            break
+    return (kind, last) if last > i else None
 
 
 def _kind_to_type(kind: str) -> QuoteType:

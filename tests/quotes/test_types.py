@@ -39,6 +39,9 @@ def typed(paragraph: str, persons: list[EntityMention] | None = None) -> tuple[s
         ('"Will she go?" inquired poor Pooh.', ("explicit", "inquired poor Pooh")),
         ('"That is all," pronounced Winterbourne quietly.', ("explicit", "pronounced Winterbourne")),
         ('Elizabeth coloured and said, "I cannot."', ("explicit", "Elizabeth coloured and said")),
+        # what a possessor owns can be the speech itself
+        ('"Go on," said Lydia\'s voice.', ("explicit", "said Lydia's voice")),
+        ("Mrs. Bennet's only comment was, \"Nonsense.\"", ("explicit", "Mrs. Bennet's only comment")),
     ],
 )
 def test_types_explicit_cues_name_the_speaker(paragraph, expected):
@@ -52,6 +55,8 @@ def test_types_explicit_cues_name_the_speaker(paragraph, expected):
         ('"My dear," said his lady to him.', ("anaphoric", "said his lady")),
         ('"Not I," I said.', ("anaphoric", "I said")),
         ('"Go to bed," said her mother.', ("anaphoric", "said her mother")),
+        # a possessor is not the speaker: Mr. Collins's wife speaks here
+        ('"Is that the man?" asked Mr. Collins\'s good lady.', ("anaphoric", "asked Mr. Collins's good lady")),
         ('"But it is," returned she, "for I know it."', ("anaphoric", "returned she")),
         ('"Who is there?" asked the man.', ("anaphoric", "asked the man")),
         ('"Nonsense," was the answer.', ("anaphoric", "was the answer")),
@@ -88,6 +93,11 @@ def test_types_demonym_after_the_is_a_common_noun():
     text = "The Jew was there. The Jew came.\n\n" + '"Ah!" cried the Jew.'
     (q,) = detect_quotations(text, find_paragraphs(text))
     assert q.type == "anaphoric"
+
+
+def test_types_possessor_inside_the_cue_clause_is_not_its_subject():
+    paragraph = 'Mr. Darcy, struck by Elizabeth\'s looks, took her hand and said, "You are ill."'
+    assert typed(paragraph) == ("explicit", "Mr. Darcy, struck by Elizabeth's looks, took her hand and said")
 
 
 def test_types_previous_paragraph_ending_with_colon_gives_the_cue():
