@@ -416,7 +416,7 @@ _SPEECH_NOUNS = frozenset(
     question questions exclamation exclamations cry cries response rejoinder retort whisper
     whispers greeting verdict observation speech accents""".split()
 )
-_POSSESSED_LEADS = frozenset("only first last next own usual next further".split())
+_POSSESSED_LEADS = frozenset("only first last next own usual further".split())
 
 
 def _voiced_at(toks: list[_Tok], k: int) -> int | None:

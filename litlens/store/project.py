@@ -14,25 +14,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-
-def _import_sqlite_utils():
-    """sqlite-utils imports pandas when it is installed, only to store pandas timestamps as TEXT.
-    LitLens never stores pandas objects, and that import costs half a second on every start, so
-    it is hidden while sqlite-utils loads (unless something already imported it)."""
-    if "pandas" in sys.modules:
-        import sqlite_utils
-
-        return sqlite_utils
-    sys.modules["pandas"] = None  # type: ignore[assignment]  # makes `import pandas` fail fast
-    try:
-        import sqlite_utils
-    finally:
-        del sys.modules["pandas"]
-    return sqlite_utils
-
-
-sqlite_utils = _import_sqlite_utils()
-
 from litlens.errors import (
     BookNotFoundError,
     DiskFullError,
@@ -51,6 +32,25 @@ from litlens.model import (
     Structure,
 )
 from litlens.store.migrations import apply_migrations
+
+
+def _import_sqlite_utils():
+    """sqlite-utils imports pandas when it is installed, only to store pandas timestamps as TEXT.
+    LitLens never stores pandas objects, and that import costs half a second on every start, so
+    it is hidden while sqlite-utils loads (unless something already imported it)."""
+    if "pandas" in sys.modules:
+        import sqlite_utils
+
+        return sqlite_utils
+    sys.modules["pandas"] = None  # type: ignore[assignment]  # makes `import pandas` fail fast
+    try:
+        import sqlite_utils
+    finally:
+        del sys.modules["pandas"]
+    return sqlite_utils
+
+
+sqlite_utils = _import_sqlite_utils()
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_S = 5.0

@@ -146,7 +146,7 @@ def analyze(
     total = sum(end - start for _, start, end in pieces) or 1
     names = name_like_words(text)
     sentences: list[Sentence] = []
-    runs: list[tuple[int, Doc]] = []  # (offset in text, the stretch around possible names)
+    stretches: list[tuple[int, Doc]] = []  # (offset in text, the text around possible names)
     done = 0
     with _pipe_lock:
         entity_pipes = [name for name in nlp.pipe_names if name in _ENTITY_PIPES]
@@ -157,11 +157,11 @@ def analyze(
                 for s, e in sentence_spans(doc):
                     sentences.append(Sentence(len(sentences), start + s, start + e, paragraph.index, paragraph.chapter))
                 if entity_pipes:
-                    runs.extend((start + a, nlp.make_doc(doc.text[a:b])) for a, b in name_windows(doc, names))
+                    stretches.extend((start + a, nlp.make_doc(doc.text[a:b])) for a, b in name_windows(doc, names))
                 done += end - start
                 if progress and k % _PROGRESS_EVERY == 0:
                     progress(_SENTENCE_SHARE * done / total, f"sentences: {100 * done // total}%")
-        persons = _persons(nlp, entity_pipes, runs, progress, cancelled)
+        persons = _persons(nlp, entity_pipes, stretches, progress, cancelled)
     _check(cancelled)
     if progress:
         progress(1.0, f"{len(sentences):,} sentences, {len(persons):,} names")
@@ -169,16 +169,16 @@ def analyze(
 
 
 def _persons(
-    nlp: Language, entity_pipes: list[str], runs: list[tuple[int, Doc]], progress: Progress | None, cancelled: Cancelled | None
+    nlp: Language, entity_pipes: list[str], stretches: list[tuple[int, Doc]], progress: Progress | None, cancelled: Cancelled | None
 ) -> list[EntityMention]:
-    """PERSON mentions found by the entity recogniser(s) in ``runs``, as offsets into the text."""
-    docs: Iterator[Doc] = iter(doc for _, doc in runs)
+    """PERSON mentions found by the entity recogniser(s) in ``stretches``, as offsets into the text."""
+    docs: Iterator[Doc] = iter(doc for _, doc in stretches)
     for name in entity_pipes:
         docs = nlp.get_pipe(name).pipe(docs, batch_size=_NAME_BATCH)
-    total = sum(len(doc) for _, doc in runs) or 1
+    total = sum(len(doc) for _, doc in stretches) or 1
     persons: list[EntityMention] = []
     done = 0
-    for k, ((offset, _), doc) in enumerate(zip(runs, docs, strict=True)):
+    for k, ((offset, _), doc) in enumerate(zip(stretches, docs, strict=True)):
         _check(cancelled)
         persons.extend(
             EntityMention(offset + ent.start_char, offset + ent.end_char, ent.text, ent.label_)
