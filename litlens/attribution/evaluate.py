@@ -10,11 +10,12 @@
   ``litlens eval quotes`` (character IoU >= 0.5); a gold quotation with no match counts
   as wrong.
 - With discovered characters, each discovered character stands for the gold character
-  that shares the most aliases with it (names compared without case, periods or extra
-  spaces; the discovered main name counts twice; a tie goes to the gold character whose
-  main name is among the discovered aliases, and a tie left after that maps to nobody). A discovered character sharing no alias maps to
-  nobody, so answering it is wrong. Several discovered characters may map to the same
-  gold one (a split character is not penalised twice).
+  that shares the most aliases with it. Names are compared without case, periods, extra
+  spaces or a leading "the" ("the March Hare" = "March Hare"). The discovered main name
+  counts twice; a tie goes to the gold character whose main name is among the discovered
+  aliases, and a tie left after that maps to nobody. A discovered character sharing no
+  alias maps to nobody, so answering it is wrong. Several discovered characters may map
+  to the same gold one (a split character is not penalised twice).
 """
 
 from __future__ import annotations
@@ -120,12 +121,16 @@ def predictions_for_gold(
 
 def map_discovered_to_gold(discovered: Sequence[Character], gold_characters: Sequence[Character]) -> list[int | None]:
     """For each discovered character, the index of the gold character it stands for (see module docs)."""
-    gold_sets = [{normalise_alias(a) for a in [c.name, *c.aliases]} for c in gold_characters]
-    gold_main = [normalise_alias(c.name) for c in gold_characters]
+    def name(alias: str) -> str:
+        norm = normalise_alias(alias)
+        return norm[4:] if norm.startswith("the ") else norm
+
+    gold_sets = [{name(a) for a in [c.name, *c.aliases]} for c in gold_characters]
+    gold_main = [name(c.name) for c in gold_characters]
     out: list[int | None] = []
     for d in discovered:
-        mine = {normalise_alias(a) for a in [d.name, *d.aliases]}
-        main = normalise_alias(d.name)
+        mine = {name(a) for a in [d.name, *d.aliases]}
+        main = name(d.name)
         best: list[tuple[tuple[int, int], int]] = []
         for gi, gset in enumerate(gold_sets):
             shared = mine & gset

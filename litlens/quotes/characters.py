@@ -293,6 +293,7 @@ _PRONOUN_WINDOW = 400  # characters after a mention searched for a pronoun
 _MIN_VOTES = 3  # pronoun votes needed to call a gender
 _MAJORITY = 0.6  # share of pronoun votes needed to call a gender
 _STRONG_VOTES, _STRONG_MAJORITY = 5, 0.7  # the same, to refuse a merge
+_ARTICLE_SHARE = 0.6  # share of a name's occurrences after "the" that make it a description
 _COOCCURRENCE = 0.08  # share of shared clauses above which two names are two people
 
 
@@ -417,8 +418,8 @@ def discover_characters(
     report(0.4, "counting mentions")
     occurrences = _scan_mentions(text, forms, scan)
     for form in forms.values():
-        if not form.hon and form.locative >= max(3, 0.4 * form.count):
-            form.count = 0  # "at Thornton Lacey", "to San Sebastian": a place
+        if form.hon in ("", "the") and form.locative >= max(3, 0.4 * form.count):
+            form.count = 0  # "at Thornton Lacey", "to San Sebastian", "at the Angel": a place
     _vote_pronouns(text, occurrences, scan)
     report(0.7, "grouping aliases")
     entities, ambiguous = _group(forms)
@@ -662,6 +663,23 @@ def _collect_forms(text: str, persons: list[EntityMention], scan: _TextIndex) ->
     return forms
 
 
+def _article_forms(forms: dict, text: str) -> None:
+    """Names the text mostly writes after "the" are known by a description: "the Invisible
+    Man", "the March Hare" (the NER leaves the article out); each gets a "the" form too."""
+    for key in [k for k, f in forms.items() if not k[0] and f.ner and not k[1][-1].endswith("s")]:
+        name = r"\s+".join(re.escape(w) for w in key[1])
+        total = the = 0
+        for m in re.finditer(rf"\b([Tt]he\s+)?{name}\b", text):
+            total += 1
+            the += m.group(1) is not None
+        if total < _MIN_VOTES or the < _ARTICLE_SHARE * total:
+            continue
+        form = forms[key]
+        described = forms.setdefault(("the", key[1]), _Form(hon="the", words=key[1]))
+        described.ner += form.ner
+        described.surfaces["the " + " ".join(key[1])] += the
+
+
 def _filter_forms(forms: dict, scan: _TextIndex) -> dict:
     """Keep the forms that look like people's names, and add the names they imply.
 
@@ -671,6 +689,7 @@ def _filter_forms(forms: dict, scan: _TextIndex) -> dict:
     """
     name_words = {w for _, words in forms for w in words}
     kept = {key: form for key, form in forms.items() if _keep(key, form, scan, name_words)}
+    _article_forms(kept, scan.text)
     derived: dict = {}
     for hon, words in list(kept):
         if len(words) > 1 and hon != "the":
