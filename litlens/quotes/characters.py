@@ -293,7 +293,8 @@ _PRONOUN_WINDOW = 400  # characters after a mention searched for a pronoun
 _MIN_VOTES = 3  # pronoun votes needed to call a gender
 _MAJORITY = 0.6  # share of pronoun votes needed to call a gender
 _STRONG_VOTES, _STRONG_MAJORITY = 5, 0.7  # the same, to refuse a merge
-_ARTICLE_SHARE = 0.6  # share of a name's occurrences after "the" that make it a description
+_ARTICLE_SHARE, _ARTICLE_MIN = 0.6, 3  # share (and least number) of a name's occurrences after "the"
+# that make it a description
 _COOCCURRENCE = 0.08  # share of shared clauses above which two names are two people
 
 
@@ -462,7 +463,7 @@ class _TextIndex:
                 self.capitalised_mid[word] += 1
                 if previous in _LOCATIVE_WORDS:
                     self.locative[word] += 1
-                if previous == "the":
+                if previous in ("the", "The"):
                     self.after_the[word] += 1
                 elif previous in ("a", "an"):
                     self.after_article[word] += 1
@@ -663,20 +664,17 @@ def _collect_forms(text: str, persons: list[EntityMention], scan: _TextIndex) ->
     return forms
 
 
-def _article_forms(forms: dict, text: str) -> None:
+def _article_forms(forms: dict, scan: _TextIndex) -> None:
     """Names the text mostly writes after "the" are known by a description: "the Invisible
-    Man", "the March Hare" (the NER leaves the article out); each gets a "the" form too."""
+    Man", "the March Hare" (the NER leaves the article out); each gets a "the" form too.
+    Counted on the name's first word, capitalised inside a sentence."""
     for key in [k for k, f in forms.items() if not k[0] and f.ner and not k[1][-1].endswith("s")]:
-        name = r"\s+".join(re.escape(w) for w in key[1])
-        total = the = 0
-        for m in re.finditer(rf"\b([Tt]he\s+)?{name}\b", text):
-            total += 1
-            the += m.group(1) is not None
-        if total < _MIN_VOTES or the < _ARTICLE_SHARE * total:
+        first = key[1][0]
+        the = scan.after_the[first]
+        if the < max(_ARTICLE_MIN, _ARTICLE_SHARE * scan.capitalised_mid[first]):
             continue
-        form = forms[key]
         described = forms.setdefault(("the", key[1]), _Form(hon="the", words=key[1]))
-        described.ner += form.ner
+        described.ner += forms[key].ner
         described.surfaces["the " + " ".join(key[1])] += the
 
 
@@ -689,7 +687,7 @@ def _filter_forms(forms: dict, scan: _TextIndex) -> dict:
     """
     name_words = {w for _, words in forms for w in words}
     kept = {key: form for key, form in forms.items() if _keep(key, form, scan, name_words)}
-    _article_forms(kept, scan.text)
+    _article_forms(kept, scan)
     derived: dict = {}
     for hon, words in list(kept):
         if len(words) > 1 and hon != "the":

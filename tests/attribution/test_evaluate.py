@@ -63,6 +63,12 @@ def test_map_discovered_to_gold_by_shared_aliases():
     assert map_discovered_to_gold(discovered, CHARS) == [0, 1, None]
 
 
+def test_map_discovered_to_gold_ignores_a_leading_article():
+    gold = [Character("Hare", ["Hare", "March Hare"]), Character("The Invisible Man", ["The Invisible Man", "Griffin"])]
+    discovered = [Character("the March Hare", ["the March Hare"]), Character("Invisible Man", ["Invisible Man"])]
+    assert map_discovered_to_gold(discovered, gold) == [0, 1]
+
+
 def test_map_discovered_to_gold_unresolved_tie_maps_to_nobody():
     gold = [Character("Jane Bennet", ["Jane Bennet", "Miss Bennet"]), Character("Elizabeth Bennet", ["Elizabeth Bennet", "Miss Bennet"])]
     assert map_discovered_to_gold([Character("Miss Bennet", ["Miss Bennet"])], gold) == [None]

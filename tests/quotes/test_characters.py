@@ -90,6 +90,22 @@ Mrs. Bennet came in. She talked about her nerves, and she would not stop.
 """
 
 
+INVISIBLE = """Nobody saw the Invisible Man. Kemp watched the Invisible Man with fear.
+
+"Tell me," said Kemp. Then the bed creaked under the Invisible Man, and he went on.
+
+"I am invisible." Kemp said nothing to Invisible Man Griffin and looked at the chair.
+"""
+
+
+def test_characters_known_by_a_description_keep_their_article():
+    # the NER tags "Invisible Man" without "the"; the text writes "the" before it 3 times in 4
+    people = discover_characters(INVISIBLE, mentions(INVISIBLE, "Invisible Man", "Kemp"))
+    stranger = by_alias(people, "the Invisible Man")
+    assert stranger.name == "the Invisible Man"
+    assert by_alias(people, "Kemp") is not stranger
+
+
 def test_characters_mr_and_mrs_are_two_people():
     people = discover_characters(BENNETS, mentions(BENNETS, "Bennet"))
     mr, mrs = by_alias(people, "Mr. Bennet"), by_alias(people, "Mrs. Bennet")
