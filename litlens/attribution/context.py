@@ -35,9 +35,6 @@ _NOUN_GENDER = {
     **dict.fromkeys("husband father brother son uncle nephew gentleman man boy master widower grandfather "
                     "host landlord king duke".split(), "male"),
 }
-# "his wife", "her poor father": a relative of the pronoun's referent, who often shares a surname
-_KIN = re.compile(r"\b(his|her)\s+(?:[a-z]+\s+)?(wife|husband|lady|mother|father|sister|brother|daughter|son|"
-                  r"aunt|uncle|niece|nephew|cousin)\b")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _HONORIFIC_WORDS = {"mr", "mrs", "miss", "ms", "dr", "sir", "lady", "lord", "madame", "mme", "mlle", "monsieur",
                     "mademoiselle", "captain", "colonel", "professor", "aunt", "uncle", "cousin", "the", "old", "young", "little", "poor"}
@@ -79,7 +76,6 @@ class QuoteContext:
     cue_characters: tuple[int, ...] = ()  # candidates named by a name cue
     cue_pronoun: str | None = None  # "male", "female", "first", "other" for pronoun cues; a noun cue's gender
     cue_noun_characters: tuple[int, ...] = ()  # candidates whose alias words appear in a noun cue
-    cue_kin: tuple[str, str] | None = None  # a cue naming a relative ("his wife"): (the pronoun's gender, the noun)
     first_in_paragraph: bool = True
     last_in_paragraph: bool = True
     inside: list[Mention] = field(default_factory=list)  # mentions inside the quotation
@@ -331,8 +327,6 @@ def build_context(
             else:
                 qc.cue_noun_characters = scanner.match(subject)
                 qc.cue_pronoun = next((_NOUN_GENDER[w] for w in subject.lower().split() if w in _NOUN_GENDER), None)
-                kin = _KIN.search(subject.lower())
-                qc.cue_kin = (_PRONOUN_GENDER[kin.group(1)], kin.group(2)) if kin else None
         qc.words = sum(len(text[s:e].split()) for s, e in qc.spans)
     # Mentions inside each quotation, and vocatives (a name set off by a comma or at an edge).
     m_starts = [m.start for m in mentions]

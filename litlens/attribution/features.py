@@ -15,19 +15,13 @@ import bisect
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
 
 import numpy as np
 
-from litlens.attribution.context import BookContext, QuoteContext, normalise_alias
-from litlens.model import Character
+from litlens.attribution.context import BookContext
 from litlens.quotes.types import SPEECH_VERBS
 
 _WORDS = re.compile(r"[A-Za-z]+")
-# a wife or mother is usually "Mrs." and a husband or father "Mr." in the text
-_MARRIED = {"wife": "mrs", "lady": "mrs", "mother": "mrs", "husband": "mr", "father": "mr"}
-_TITLES = frozenset("mr mrs miss ms master dr sir lady lord madame mme mlle monsieur mademoiselle signor signora "
-                    "captain colonel general admiral professor aunt uncle cousin the my dear dearest old young little poor".split())
 
 WINDOW_BEFORE = 20  # paragraphs
 WINDOW_AFTER = 3
@@ -44,7 +38,6 @@ BASE_FEATURES = [
     "window", "log_total", "freq_rank", "chapter_count", "gender", "words", "first_in_para", "last_in_para",
     "gap_prev", "gap_next", "n_candidates", "adj_after_first", "adj_after_dist", "adj_before_last", "adj_before_first",
     "adj_after_verb", "adj_before_verb", "near_window", "first_person", "narrator_score", "is_narrator",
-    "kin_surname", "kin_possessor", "kin_married",
 ] + [f"nb{k}_cue" for k in NEIGHBOURS] + [f"nb{k}_voc" for k in NEIGHBOURS]
 SECOND_FEATURES = [f"p1_nb{k}" for k in NEIGHBOURS] + ["p1_self", "p1_self_rank", "p1_nb-1_same_para", "p1_alt"]
 
@@ -57,7 +50,6 @@ def candidates(ctx: BookContext) -> list[list[int]]:
     """Candidate character indexes for each quotation."""
     paras = ctx.paragraphs
     prominent = sorted(range(len(ctx.characters)), key=lambda ci: -ctx.total_mentions[ci])[:PROMINENT]
-    family = family_names(ctx.characters)
     out = []
     for i, qc in enumerate(ctx.quotes):
         lo = paras[max(0, qc.paragraph - WINDOW_BEFORE)].start
@@ -67,9 +59,6 @@ def candidates(ctx: BookContext) -> list[list[int]]:
         found.update(ci for ci in prominent if ctx.total_mentions[ci] > 0)
         if ctx.narrator is not None:
             found.add(ctx.narrator)
-        possessor = kin_possessor(ctx, qc)
-        if possessor is not None:  # the possessor's family ("his wife": Mrs. Bennet)
-            found.update(ci for ci, names in enumerate(family) if names & family[possessor])
         for k in (-2, -1, 1, 2):
             j = i + k
             if 0 <= j < len(ctx.quotes) and abs(ctx.quotes[j].paragraph - qc.paragraph) <= 6:
@@ -103,40 +92,11 @@ def recent_mentions(ctx: BookContext, pos: int, limit: int, forward: bool) -> di
     return found
 
 
-def family_names(characters: Sequence[Character]) -> list[set[str]]:
-    """Each character's surnames: the last word of a full name ("Jane Bennet") or of a name
-    after Mr. or Mrs., and of any name after a title that is such a surname elsewhere
-    ("Miss Bennet" but not "Miss Elizabeth")."""
-    def words(alias: str) -> list[str]:
-        return normalise_alias(alias).split()
-
-    known = set()
-    for c in characters:
-        for alias in [c.name, *c.aliases]:
-            w = words(alias)
-            if len(w) > 1 and (w[0] in ("mr", "mrs") or w[0] not in _TITLES):
-                known.add(w[-1])
-    return [{w[-1] for w in map(words, [c.name, *c.aliases]) if len(w) > 1 and w[-1] in known} for c in characters]
-
-
-def kin_possessor(ctx: BookContext, qc: QuoteContext, before: dict[int, tuple[int, int]] | None = None) -> int | None:
-    """For a cue naming a relative ("said his wife"): the nearest earlier character of the
-    possessive pronoun's gender."""
-    if not qc.cue_kin:
-        return None
-    if before is None:
-        before = recent_mentions(ctx, qc.start, 6000, forward=False)
-    return next((ci for ci, _ in sorted(before.items(), key=lambda t: t[1][0])
-                 if ctx.characters[ci].gender == qc.cue_kin[0]), None)
-
-
 def base_rows(ctx: BookContext, cands: list[list[int]]) -> list[np.ndarray]:
     """One matrix of BASE_FEATURES per quotation (a row per candidate)."""
     text = ctx.text
     paras = ctx.paragraphs
     genders = [_GENDER.get(c.gender, 0) for c in ctx.characters]
-    family = family_names(ctx.characters)
-    titles = [{normalise_alias(a).split()[0] for a in [c.name, *c.aliases] if a.strip()} for c in ctx.characters]
     order = sorted(range(len(ctx.characters)), key=lambda ci: -ctx.total_mentions[ci])
     freq_rank = {ci: r + 1 for r, ci in enumerate(order)}
     # mentions per chapter
@@ -155,7 +115,6 @@ def base_rows(ctx: BookContext, cands: list[list[int]]) -> list[np.ndarray]:
         want = qc.cue_pronoun if qc.cue_pronoun in ("male", "female") else None
         gendered = [ci for ci, _ in sorted(before.items(), key=lambda t: t[1][0]) if want and ctx.characters[ci].gender == want]
         g_rank = {ci: r + 1 for r, ci in enumerate(gendered)}
-        possessor = kin_possessor(ctx, qc, before)
         para_m = ctx.mentions_between(para.start, para.end)
         para_before = Counter(ci for m in para_m if not m.in_quote and m.end <= qc.start for ci in m.characters)
         para_after = Counter(ci for m in para_m if not m.in_quote and m.start >= qc.end for ci in m.characters)
@@ -249,9 +208,6 @@ def base_rows(ctx: BookContext, cands: list[list[int]]) -> list[np.ndarray]:
                 ctx.first_person,
                 ctx.narrator_score[ci],
                 ci == ctx.narrator,
-                possessor is not None and ci != possessor and bool(family[ci] & family[possessor]),
-                possessor is not None and ci == possessor,
-                bool(qc.cue_kin) and qc.cue_kin[1] in _MARRIED and _MARRIED[qc.cue_kin[1]] in titles[ci],
             ]
             row += [ci in nb_cue[k] for k in NEIGHBOURS]
             row += [ci in nb_voc[k] for k in NEIGHBOURS]
