@@ -9,7 +9,8 @@ list of :class:`~litlens.model.Character`, most mentioned first.
    "Old" dropped, extended left over an honorific the NER left out: "Mrs." + "Bennet");
    honorific + capitalised words the NER missed ("Colonel Fitzwilliam", "Mr. and Mrs.
    Gardiner"); speech tags ("said Cecil", "said the Hatter", "the Colonel replied") —
-   a "the" form is a character known by a description; and the names those imply: the
+   a "the" form is a character known by a description, as is a kept PERSON name the
+   text mostly writes after "the" ("the Invisible Man"); and the names those imply: the
    first and last word of a full name, and a known first name followed by a known
    surname at least twice ("Edna Pontellier").
 2. **Non-names out.** Exclamations and address words ("Oh", "Sir", "Majesty"); words
@@ -293,8 +294,8 @@ _PRONOUN_WINDOW = 400  # characters after a mention searched for a pronoun
 _MIN_VOTES = 3  # pronoun votes needed to call a gender
 _MAJORITY = 0.6  # share of pronoun votes needed to call a gender
 _STRONG_VOTES, _STRONG_MAJORITY = 5, 0.7  # the same, to refuse a merge
-_ARTICLE_SHARE, _ARTICLE_MIN = 0.6, 3  # share (and least number) of a name's occurrences after "the"
-# that make it a description
+# share (and least number) of a name's occurrences after "the" that make it a description
+_ARTICLE_SHARE, _ARTICLE_MIN = 0.6, 3
 _COOCCURRENCE = 0.08  # share of shared clauses above which two names are two people
 
 
