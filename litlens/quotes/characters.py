@@ -665,11 +665,12 @@ def _collect_forms(text: str, persons: list[EntityMention], scan: _TextIndex) ->
     return forms
 
 
-def _article_forms(forms: dict, scan: _TextIndex) -> None:
+def _article_forms(forms: dict, scan: _TextIndex, name_words: set) -> None:
     """Names the text mostly writes after "the" are known by a description: "the Invisible
-    Man", "the March Hare" (the NER leaves the article out); each gets a "the" form too.
-    Counted on the name's first word, capitalised inside a sentence."""
-    for key in [k for k, f in forms.items() if not k[0] and f.ner and not k[1][-1].endswith("s")]:
+    Man", "the March Hare" (the NER leaves the article out); each gets a "the" form too,
+    unless it is a family ("the Bennets"). Counted on the name's first word, capitalised
+    inside a sentence."""
+    for key in [k for k, f in forms.items() if not k[0] and f.ner and not _plural(k[1][-1], name_words)]:
         first = key[1][0]
         the = scan.after_the[first]
         if the < max(_ARTICLE_MIN, _ARTICLE_SHARE * scan.capitalised_mid[first]):
@@ -688,7 +689,7 @@ def _filter_forms(forms: dict, scan: _TextIndex) -> dict:
     """
     name_words = {w for _, words in forms for w in words}
     kept = {key: form for key, form in forms.items() if _keep(key, form, scan, name_words)}
-    _article_forms(kept, scan)
+    _article_forms(kept, scan, name_words)
     derived: dict = {}
     for hon, words in list(kept):
         if len(words) > 1 and hon != "the":
