@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -111,14 +112,32 @@ _TOKEN = re.compile(r"[^\W\d_][\w'’-]*")
 _JOIN = re.compile(r"[\s.]*")
 
 
+def _sentence_initial(text: str, pos: int) -> bool:
+    """Whether ``pos`` starts a sentence (only spaces, quote marks or brackets after a full stop)."""
+    k = pos - 1
+    while k >= 0 and (text[k].isspace() or text[k] in _OPENERS):
+        k -= 1
+    return k < 0 or text[k] in ".!?:;"
+
+
+_OPENERS = QUOTE_MARKS + "([_*"
+
+
 class AliasScanner:
     """Finds the aliases of a character list in text, longest match first.
 
     Matching is on words (case-insensitive, periods and spacing ignored), and a match
     must start with a capital letter: "rabbit" is not "Rabbit".
+
+    Besides the listed aliases, the first and last words of a full name count as its
+    aliases ("Bill" and "Gorton" of "Bill Gorton"). With ``text``, such a derived word
+    that the book writes in lower case more often than capitalised inside a sentence is
+    a common word ("That" of "That Inspector In The Cab", "Man" of "the Wooden-Legged
+    Man", "One" of "One Of The Police"): it is found only where a capital inside a
+    sentence marks it as a name, never at the start of a sentence.
     """
 
-    def __init__(self, characters: Sequence[Character]):
+    def __init__(self, characters: Sequence[Character], text: str | None = None):
         owners: dict[str, set[int]] = {}
         for ci, c in enumerate(characters):
             for alias in [c.name, *c.aliases]:
@@ -144,9 +163,27 @@ class AliasScanner:
                         derived.setdefault(form, set()).add(ci)
         for form, cis in derived.items():
             owners[form] = cis
+        self.common = self._common_forms(text, derived) if text else set()
         self.owners = {k: tuple(sorted(v)) for k, v in owners.items()}
         self.max_words = max((len(k.split()) for k in self.owners), default=0)
         self.first_words = {k.split()[0] for k in self.owners}
+
+    @staticmethod
+    def _common_forms(text: str, derived: dict[str, set[int]]) -> set[str]:
+        """Derived forms whose last word the text writes in lower case more than as a name."""
+        last = {form.split()[-1] for form in derived}
+        lower: Counter[str] = Counter()
+        named: Counter[str] = Counter()
+        for m in _TOKEN.finditer(text):
+            word = m.group()
+            low = word.lower()
+            if low not in last:
+                continue
+            if word[0].islower():
+                lower[low] += 1
+            elif not _sentence_initial(text, m.start()):
+                named[low] += 1
+        return {form for form in derived if lower[form.split()[-1]] > named[form.split()[-1]]}
 
     def scan(self, text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, tuple[int, ...]]]:
         if not self.owners:
@@ -172,9 +209,10 @@ class AliasScanner:
             best = None
             words = [w0]
             j = i
+            initial = bool(self.common) and _sentence_initial(text, s0)
             while True:
                 key = " ".join(words)
-                if key in self.owners:
+                if key in self.owners and not (initial and key in self.common):
                     best = (j, self.owners[key])
                 if len(words) >= self.max_words or j + 1 >= n:
                     break
@@ -253,7 +291,7 @@ def build_context(
     paragraphs = sorted(paragraphs, key=lambda p: p.start)
     p_starts = [p.start for p in paragraphs]
     names = Names(text, sorted(persons, key=lambda m: m.start) if persons else None)
-    scanner = AliasScanner(characters)
+    scanner = AliasScanner(characters, text)
     quote_spans = _merge([s for q in quotations for s in q.spans])
     q_starts = [s for s, _ in quote_spans]
 
@@ -363,9 +401,12 @@ def build_context(
             for ci in m.characters:
                 in_q[ci] += 1
     narrator_score = [in_q[ci] / (total[ci] + 3) for ci in range(len(characters))]
+    # Others address the narrator by name: of the characters named mostly inside
+    # quotations, the one most often addressed ("my dear Watson").
+    addressed = Counter(ci for qc in ctxs for ci in qc.vocatives)
     narrator = None
     if first_person > 0.5 and characters:
-        ranked = sorted(range(len(characters)), key=lambda ci: -(narrator_score[ci] * math.log1p(total[ci])))
+        ranked = sorted(range(len(characters)), key=lambda ci: -(narrator_score[ci] * math.log1p(addressed[ci])))
         narrator = ranked[0]
     return BookContext(
         first_person=first_person,

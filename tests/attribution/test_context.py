@@ -64,3 +64,45 @@ def test_build_context_reads_the_gender_of_a_noun_cue():
     assert wife.cue is not None and wife.cue.subject == "noun"
     assert wife.cue_pronoun == "female"  # a wife is a woman, whoever "his" is
     assert gentleman.cue_pronoun == "male"
+
+
+def test_alias_scanner_skips_a_derived_common_word_at_the_start_of_a_sentence():
+    # PDNC names some characters by a description; its first and last words are not names.
+    inspector = Character("That Inspector In The Cab", ["That Inspector In The Cab"], "male")
+    tilney = Character("General Tilney", ["General Tilney"], "male")
+    text = (
+        "That was all. That inspector said nothing, and that was that. The General smiled.\n\n"
+        "\u201cThat is true,\u201d said the General. General Tilney bowed. General views are general.\n"
+    )
+    scanner = AliasScanner([inspector, tilney], text)
+    found = [(text[s:e], owners) for s, e, owners in scanner.scan(text)]
+    # "that" is mostly lower case: no sentence-initial "That" is the inspector. "General" is
+    # written as a name inside sentences as often as in lower case, so it stays a name.
+    assert ("That", (0,)) not in found
+    assert found.count(("General", (1,))) == 3
+    assert ("General Tilney", (1,)) in found
+    # Without the text every derived form counts, as before.
+    assert ("That", (0,)) in [(text[s:e], o) for s, e, o in AliasScanner([inspector, tilney]).scan(text)]
+
+
+def test_first_person_narrator_is_the_character_others_address_by_name():
+    chars = [
+        Character("Sherlock Holmes", ["Sherlock Holmes", "Holmes"], "male"),
+        Character("Dr. Watson", ["Dr. Watson", "Watson"], "male"),
+        Character("Thaddeus Sholto", ["Thaddeus Sholto", "Sholto"], "male"),
+    ]
+    paragraphs = []
+    quotes = []
+    for i in range(6):
+        paragraphs.append("\u201cMy dear Watson, look at this,\u201d said Holmes. I looked, and I saw it.")
+        paragraphs.append("\u201cSholto was here, and Sholto is gone, and Sholto knew it,\u201d I said.")
+    text = "\n\n".join(paragraphs) + "\n"
+    pos = 0
+    for piece in ["My dear Watson, look at this,", "Sholto was here, and Sholto is gone, and Sholto knew it,"] * 6:
+        start = text.index(piece, pos)
+        quotes.append(Quotation(spans=[(start, start + len(piece))]))
+        pos = start + len(piece)
+    ctx = build_context(text, find_paragraphs(text), quotes, chars)
+    assert ctx.first_person > 0.5
+    # Sholto is named inside quotations more often, but only Watson is addressed.
+    assert ctx.narrator == 1
