@@ -112,17 +112,6 @@ _TOKEN = re.compile(r"[^\W\d_][\w'’-]*")
 _JOIN = re.compile(r"[\s.]*")
 
 
-def _sentence_initial(text: str, pos: int) -> bool:
-    """Whether ``pos`` starts a sentence (only spaces, quote marks or brackets after a full stop)."""
-    k = pos - 1
-    while k >= 0 and (text[k].isspace() or text[k] in _OPENERS):
-        k -= 1
-    return k < 0 or text[k] in ".!?:;"
-
-
-_OPENERS = QUOTE_MARKS + "([_*"
-
-
 class AliasScanner:
     """Finds the aliases of a character list in text, longest match first.
 
@@ -130,14 +119,14 @@ class AliasScanner:
     must start with a capital letter: "rabbit" is not "Rabbit".
 
     Besides the listed aliases, the first and last words of a full name count as its
-    aliases ("Bill" and "Gorton" of "Bill Gorton"). With ``text``, such a derived word
-    that the book writes in lower case more often than capitalised inside a sentence is
-    a common word ("That" of "That Inspector In The Cab", "Man" of "the Wooden-Legged
-    Man", "One" of "One Of The Police"): it is found only where a capital inside a
-    sentence marks it as a name, never at the start of a sentence.
+    aliases ("Bill" and "Gorton" of "Bill Gorton"). With the book's ``names``, such a
+    derived word that the book writes in lower case more often than capitalised inside
+    sentences is a common word ("That" of "That Inspector In The Cab", "Man" of "the
+    Wooden-Legged Man", "One" of "One Of The Police"): in the book's text it is found only
+    where a capital inside a sentence marks it as a name, never at the start of a sentence.
     """
 
-    def __init__(self, characters: Sequence[Character], text: str | None = None):
+    def __init__(self, characters: Sequence[Character], names: Names | None = None):
         owners: dict[str, set[int]] = {}
         for ci, c in enumerate(characters):
             for alias in [c.name, *c.aliases]:
@@ -163,27 +152,11 @@ class AliasScanner:
                         derived.setdefault(form, set()).add(ci)
         for form, cis in derived.items():
             owners[form] = cis
-        self.common = self._common_forms(text, derived) if text else set()
+        self.names = names
+        self.common = {f for f in derived if names and names.mostly_lower(f.split()[-1])}
         self.owners = {k: tuple(sorted(v)) for k, v in owners.items()}
         self.max_words = max((len(k.split()) for k in self.owners), default=0)
         self.first_words = {k.split()[0] for k in self.owners}
-
-    @staticmethod
-    def _common_forms(text: str, derived: dict[str, set[int]]) -> set[str]:
-        """Derived forms whose last word the text writes in lower case more than as a name."""
-        last = {form.split()[-1] for form in derived}
-        lower: Counter[str] = Counter()
-        named: Counter[str] = Counter()
-        for m in _TOKEN.finditer(text):
-            word = m.group()
-            low = word.lower()
-            if low not in last:
-                continue
-            if word[0].islower():
-                lower[low] += 1
-            elif not _sentence_initial(text, m.start()):
-                named[low] += 1
-        return {form for form in derived if lower[form.split()[-1]] > named[form.split()[-1]]}
 
     def scan(self, text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, tuple[int, ...]]]:
         if not self.owners:
@@ -209,7 +182,8 @@ class AliasScanner:
             best = None
             words = [w0]
             j = i
-            initial = bool(self.common) and _sentence_initial(text, s0)
+            in_book = self.names is not None and text is self.names.text
+            initial = bool(self.common) and in_book and self.names.sentence_initial(s0)
             while True:
                 key = " ".join(words)
                 if key in self.owners and not (initial and key in self.common):
@@ -291,7 +265,7 @@ def build_context(
     paragraphs = sorted(paragraphs, key=lambda p: p.start)
     p_starts = [p.start for p in paragraphs]
     names = Names(text, sorted(persons, key=lambda m: m.start) if persons else None)
-    scanner = AliasScanner(characters, text)
+    scanner = AliasScanner(characters, names)
     quote_spans = _merge([s for q in quotations for s in q.spans])
     q_starts = [s for s, _ in quote_spans]
 

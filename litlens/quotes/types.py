@@ -351,6 +351,10 @@ class Names:
         cap, lower = self._cap_mid.get(low, 0), self._lower.get(low, 0)
         return cap > 0 and cap >= lower
 
+    def mostly_lower(self, low: str) -> bool:
+        """Written in lower case more often than capitalised inside a sentence ("that", "one", "man")."""
+        return self._lower.get(low, 0) > self._cap_mid.get(low, 0)
+
     def is_name_token(self, tok: _Tok) -> bool:
         word = tok.text.rstrip(".")
         if not word[:1].isupper():
@@ -358,8 +362,8 @@ class Names:
         low = tok.low
         if low.endswith(("'s", "’s")):
             low = low[:-2]
-        if low in _NOT_NAMES or low in SPEECH_VERBS:
-            return False
+        if low in _NOT_NAMES or (low in SPEECH_VERBS and not self.mostly_capitalised(low)):
+            return False  # a speech verb is a name only where the book mostly capitalises it: "the Mock Turtle"
         if low in HONORIFICS or self.in_person(tok.start, tok.end):
             return True
         if self.mostly_capitalised(low):
@@ -439,7 +443,8 @@ def _phrase_after(toks: list[_Tok], i: int, names: Names) -> tuple[str, int] | N
         t = toks[j]
         if t.start - toks[j - 1].end > 2:  # punctuation between: the phrase ended
             break
-        if t.low in SPEECH_VERBS or t.low in {"to", "with", "in", "at", "and", "but", "who", "as", "from", "of", "on"}:
+        verb = t.low in SPEECH_VERBS and not (t.text[:1].isupper() and names.mostly_capitalised(t.low))
+        if verb or t.low in {"to", "with", "in", "at", "and", "but", "who", "as", "from", "of", "on"}:
             break
         last = j
         if t.text[:1].isupper() and not _is_demonym(t.low) and names.is_name_token(t):

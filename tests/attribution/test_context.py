@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from litlens.attribution.context import AliasScanner, build_context
 from litlens.model import Character, Quotation
+from litlens.quotes.types import Names
 from litlens.text.paragraphs import find_paragraphs
 
 CHARS = [
@@ -74,7 +75,7 @@ def test_alias_scanner_skips_a_derived_common_word_at_the_start_of_a_sentence():
         "That was all. That inspector said nothing, and that was that. The General smiled.\n\n"
         "\u201cThat is true,\u201d said the General. General Tilney bowed. General views are general.\n"
     )
-    scanner = AliasScanner([inspector, tilney], text)
+    scanner = AliasScanner([inspector, tilney], Names(text, None))
     found = [(text[s:e], owners) for s, e, owners in scanner.scan(text)]
     # "that" is mostly lower case: no sentence-initial "That" is the inspector. "General" is
     # written as a name inside sentences as often as in lower case, so it stays a name.
@@ -106,3 +107,4 @@ def test_first_person_narrator_is_the_character_others_address_by_name():
     assert ctx.first_person > 0.5
     # Sholto is named inside quotations more often, but only Watson is addressed.
     assert ctx.narrator == 1
+
