@@ -173,6 +173,8 @@ class AliasScanner:
             toks.append((m.start(), stop, word))
         out = []
         i = 0
+        # Common derived words are refused at sentence starts only in the book's own text.
+        names = self.names if self.common and self.names is not None and text is self.names.text else None
         n = len(toks)
         while i < n:
             s0, e0, w0 = toks[i]
@@ -182,8 +184,7 @@ class AliasScanner:
             best = None
             words = [w0]
             j = i
-            in_book = self.names is not None and text is self.names.text
-            initial = bool(self.common) and in_book and self.names.sentence_initial(s0)
+            initial = names is not None and names.sentence_initial(s0)
             while True:
                 key = " ".join(words)
                 if key in self.owners and not (initial and key in self.common):
