@@ -466,7 +466,27 @@ def _is_title(content: str) -> bool:
     return words[0][0].isupper() and len(capital) >= 2 and not lower
 
 
-def _is_mention(text: str, seg: _Seg, next_seg: _Seg | None, p: Paragraph, names: Names) -> bool:
+def _resumes_speech(text: str, prev_seg: _Seg | None, seg: _Seg) -> bool:
+    """Does ``seg`` finish a sentence the previous quotation of its paragraph broke off
+    ("It leavens the" -- she looked at him -- "stolid stupidity of the ordinary
+    Englishman.")? The earlier piece stops without punctuation or on a dash, and this
+    one starts in lower case and ends the sentence (a quoted word inside the aside,
+    Poirot's "little ideas" were a byword, does not)."""
+    if prev_seg is None or prev_seg.para != seg.para or prev_seg.close_mark is None:
+        return False
+    tail = text[prev_seg.start : prev_seg.end].rstrip(" _*")
+    content = text[seg.start : seg.end]
+    letter = re.search(r"[^\W\d_]", content)
+    return (
+        bool(tail)
+        and (tail[-1].isalpha() or tail.endswith(("-", "—")))
+        and letter is not None
+        and letter.group().islower()
+        and content.rstrip(" _*)'’")[-1:] in {".", "!", "?"}
+    )
+
+
+def _is_mention(text: str, seg: _Seg, next_seg: _Seg | None, p: Paragraph, names: Names, prev_seg: _Seg | None = None) -> bool:
     """A quoted word or phrase inside narration (a title, a scare quote, a sign), not speech.
 
     Such a quotation opens right after a word that is not a speech verb ("the
@@ -474,7 +494,7 @@ def _is_mention(text: str, seg: _Seg, next_seg: _Seg | None, p: Paragraph, names
     punctuation; or it is a few words without final punctuation that the sentence
     continues after in lower case. A speech cue right after it ("said he") keeps it.
     """
-    if seg.open_mark is None or seg.close_mark is None:
+    if seg.open_mark is None or seg.close_mark is None or _resumes_speech(text, prev_seg, seg):
         return False
     content = text[seg.start : seg.end]
     n_words = len(re.findall(r"\w+", content))
@@ -787,11 +807,13 @@ def detect_quotations(
     names = Names(text, sorted(persons, key=lambda m: m.start) if persons else None)
     segs = _kept([piece for s in segs for piece in _split_at_nested_speech(text, s, style, names)], text)
     set_off = _indented_paragraphs(text, paragraphs, style) | _letter_paragraphs(text, paragraphs, style)
-    segs = [
-        s
-        for i, s in enumerate(segs)
-        if s.para not in set_off and not _is_verse(text, s) and not _is_mention(text, s, segs[i + 1] if i + 1 < len(segs) else None, paragraphs[s.para], names)
-    ]
+    speech: list[_Seg] = []
+    for i, s in enumerate(segs):
+        if s.para in set_off or _is_verse(text, s):
+            continue
+        if not _is_mention(text, s, segs[i + 1] if i + 1 < len(segs) else None, paragraphs[s.para], names, speech[-1] if speech else None):
+            speech.append(s)
+    segs = speech
     groups = group_segments(text, segs, names, join_paragraphs)
     wrap = _wrap_width(text, paragraphs)
     chapter_starts = [c.start for c in chapters] if chapters else []

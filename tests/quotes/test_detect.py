@@ -216,6 +216,18 @@ def test_detect_titles_and_scare_quotes_are_not_speech(text):
     assert detect(text) == []
 
 
+# The text of some PDNC novels lost its dashes: an aside sits between runs of spaces.
+def test_detect_speech_resumed_after_an_aside_is_kept_but_a_word_quoted_in_the_aside_is_not():
+    text = (
+        '"A tinge of it is not a bad thing. It leavens the"   she looked at him   '
+        '"stolid stupidity of the ordinary Englishman."\n\n'
+        '"I have a little idea"   Poirot\'s "little ideas" were a byword   "and would like to ask."'
+    )
+    found = [t[0] for t in spans_text(text, detect(text))]
+    assert "stolid stupidity of the ordinary Englishman." in found
+    assert "little ideas" not in found
+
+
 def test_detect_title_case_speech_with_final_punctuation_is_still_speech():
     text = 'The boys were yelling at the tops of their voices, "Hurrah for Blythe, Medalist!"'
     assert spans_text(text, detect(text)) == [["Hurrah for Blythe, Medalist!"]]
