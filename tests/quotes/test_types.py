@@ -103,6 +103,21 @@ def test_types_possessor_inside_the_cue_clause_is_not_its_subject():
     assert typed(paragraph) == ("explicit", "Mr. Darcy, struck by Elizabeth's looks, took her hand and said")
 
 
+@pytest.mark.parametrize(
+    ("paragraph", "expression"),
+    [
+        ('Mr. Collins approaching Lydia said, "Pray sit."', "Mr. Collins approaching Lydia said"),
+        ('Mr. Darcy drawing near Elizabeth said, "You are ill."', "Mr. Darcy drawing near Elizabeth said"),
+        ('Elizabeth, who did not like Mr. Collins, replied, "No."', "Elizabeth, who did not like Mr. Collins, replied"),
+        ('Lydia looked at Mr. Darcy, who said, "Indeed."', "Mr. Darcy, who said"),
+        ('The silence was broken by Elizabeth, who gravely said, "Well."', "Elizabeth, who gravely said"),
+        ('Before leaving Mr. Collins said, "Adieu."', "Mr. Collins said"),
+    ],
+)
+def test_types_a_name_that_is_an_object_in_the_cue_clause_is_not_its_subject(paragraph, expression):
+    assert typed(paragraph) == ("explicit", expression)
+
+
 def test_types_previous_paragraph_ending_with_colon_gives_the_cue():
     assert typed('Then Elizabeth said:\n\n"I will go."')[0] == "explicit"
 
