@@ -7,7 +7,10 @@ order and the candidate characters) and returns a :class:`BookContext`:
   such as "Miss Bennet", is credited to both and marked ambiguous);
 - for each quotation its paragraph, the narration around it and its speech cue (the
   same cue grammar as quotation typing: "said Elizabeth", "she cried", "her mother
-  observed"), with the cue's subject read as a name, a pronoun or a common noun;
+  observed"), with the cue's subject read as a name, a pronoun or a common noun (a noun
+  subject may go on after the cue: "said the gentleman in the white waistcoat", and "the
+  voice of Aziz" names Aziz); when PDNC joins one speaker's turns across paragraphs, the
+  cue that ends the first turn counts;
 - mentions of characters inside the quotation (vocatives such as "Lizzy, ..." are
   evidence of the addressee, not the speaker).
 """
@@ -39,6 +42,26 @@ _NOUN_GENDER = {
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _HONORIFIC_WORDS = {"mr", "mrs", "miss", "ms", "dr", "sir", "lady", "lord", "madame", "mme", "mlle", "monsieur",
                     "mademoiselle", "captain", "colonel", "professor", "aunt", "uncle", "cousin", "the", "old", "young", "little", "poor"}
+
+
+# A noun cue's subject often goes on after the cue's last word: "said the gentleman in
+# the white waistcoat", "cried the voice of old Mr. Emerson".
+_NOUN_TAIL = re.compile(r"[ \t]*\n?[ \t]*(of|in|with)\s+((?:[A-Za-z][A-Za-z'’-]*\.?\s*){1,5})")
+_VOICE_WORDS = {"voice", "tones", "tone", "accents"}
+
+
+def _noun_tail(text: str, end: int) -> tuple[str, str] | None:
+    """The preposition and words of a phrase right after a noun cue (up to punctuation)."""
+    m = _NOUN_TAIL.match(text, end, min(len(text), end + 80))
+    if m is None:
+        return None
+    words: list[str] = []
+    for w in m.group(2).split():
+        bare = w.rstrip(".")
+        words.append(bare)
+        if w.endswith(".") and bare.lower() not in _HONORIFIC_WORDS:
+            break  # a full stop ends the phrase; "Mr." does not
+    return m.group(1), " ".join(words)
 
 
 def character_index(characters: Sequence[Character]) -> dict[str, int]:
@@ -294,12 +317,16 @@ def build_context(
         para = paragraphs[qc.paragraph]
         cue, where = None, "none"
         for (a_s, a_e), (b_s, b_e) in zip(qc.spans, qc.spans[1:]):
-            lo, hi = _after_mark(text, a_e), _before_mark(text, b_s)
-            if lo < hi and para_of(b_s) == qc.paragraph:
-                cue = cue_after(text, lo, hi, names) or cue_before(text, lo, hi, names)
-                if cue:
-                    where = "between"
-                    break
+            lo, pa = _after_mark(text, a_e), para_of(a_e)
+            if para_of(b_s) == pa:
+                hi = _before_mark(text, b_s)
+                cue = cue_after(text, lo, hi, names) or cue_before(text, lo, hi, names) if lo < hi else None
+            else:  # PDNC joins one speaker's turns across paragraphs: the cue ends the first
+                hi = paragraphs[pa].end
+                cue = cue_after(text, lo, hi, names) if lo < hi else None
+            if cue:
+                where = "between"
+                break
         if cue is None:
             lo = _after_mark(text, qc.end)
             hi = para.end if qc.last_in_paragraph or nxt is None else _before_mark(text, nxt.start)
@@ -339,6 +366,15 @@ def build_context(
                         break
             else:
                 qc.cue_noun_characters = scanner.match(subject)
+                tail = _noun_tail(text, cue.end)
+                if tail is not None:
+                    prep, words = tail
+                    last = subject.split()[-1].lower() if subject else ""
+                    if prep == "of" and last in _VOICE_WORDS:
+                        qc.cue_characters = scanner.match(words)  # "the voice of Aziz" names Aziz
+                    else:
+                        key = normalise_alias(f"{subject} {prep} {words}")
+                        qc.cue_noun_characters = scanner.owners.get(key, qc.cue_noun_characters)
                 qc.cue_pronoun = next((_NOUN_GENDER[w] for w in subject.lower().split() if w in _NOUN_GENDER), None)
         qc.words = sum(len(text[s:e].split()) for s, e in qc.spans)
     # Mentions inside each quotation, and vocatives (a name set off by a comma or at an edge).

@@ -56,6 +56,7 @@ def candidates(ctx: BookContext) -> list[list[int]]:
         hi = paras[min(len(paras) - 1, qc.paragraph + WINDOW_AFTER)].end
         found = {ci for m in ctx.mentions_between(lo, hi) for ci in m.characters}
         found.update(qc.cue_characters)
+        found.update(qc.cue_noun_characters)
         found.update(ci for ci in prominent if ctx.total_mentions[ci] > 0)
         if ctx.narrator is not None:
             found.add(ctx.narrator)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from litlens.attribution.context import AliasScanner, build_context
+from litlens.attribution.features import candidates
 from litlens.model import Character, Quotation
 from litlens.quotes.types import Names
 from litlens.text.paragraphs import find_paragraphs
@@ -65,6 +66,35 @@ def test_build_context_reads_the_gender_of_a_noun_cue():
     assert wife.cue is not None and wife.cue.subject == "noun"
     assert wife.cue_pronoun == "female"  # a wife is a woman, whoever "his" is
     assert gentleman.cue_pronoun == "male"
+
+
+def test_build_context_reads_a_noun_cue_that_goes_on_after_its_noun():
+    chars = [
+        Character("Mr. Emerson", ["Mr. Emerson"], "male"),
+        Character("The Gentleman In The White Waistcoat", [], "male"),
+        Character("The Mariner", ["The Mariner"], "male"),
+    ]
+    text = (
+        "\u201cCome here,\u201d said the voice of old Mr. Emerson.\n\n"
+        "\u201cNo,\u201d said the gentleman in the white waistcoat. \u201cNever.\u201d\n\n"
+        "\u201cYes,\u201d said the mariner in the doorway.\n"
+    )
+    ctx = build_context(text, find_paragraphs(text), _quotes(text, ["Come here,", "No,", "Yes,"]), chars)
+    voice, gentleman, mariner = ctx.quotes
+    assert voice.cue_characters == (0,)  # "the voice of Mr. Emerson" names the speaker
+    assert gentleman.cue_characters == () and gentleman.cue_noun_characters == (1,)
+    assert mariner.cue_noun_characters == (2,)  # "in the doorway" names nobody; the noun still does
+    # A character a noun cue describes is a candidate even when nobody names him nearby.
+    assert all(2 in cands for cands in candidates(ctx)[2:])
+
+
+def test_build_context_finds_the_cue_of_a_quotation_joined_across_paragraphs():
+    # PDNC joins one speaker's turns over an interruption into one quotation with two spans.
+    text = "\u201cI needed that,\u201d Jane said.\n\nThey walked up the street.\n\n\u201cHave another?\u201d\n"
+    first, second = _quotes(text, ["I needed that,", "Have another?"])
+    ctx = build_context(text, find_paragraphs(text), [Quotation(spans=first.spans + second.spans)], CHARS)
+    (quote,) = ctx.quotes
+    assert quote.cue is not None and quote.cue.text == "Jane said" and quote.cue_characters == (2,)
 
 
 def test_alias_scanner_skips_a_derived_common_word_at_the_start_of_a_sentence():
