@@ -566,8 +566,6 @@ _ING_NOUNS = frozenset(
     "building meeting ceiling shilling farthing stocking lodging offspring beginning".split()
 )
 _RELATIVE = re.compile(r",\s*(?:who|whom|whose|which|that)\b[^,]*$", re.IGNORECASE)
-
-
 _FULL_STOP = re.compile(r"[.!?]+[)\]'’\"”]*(?=\s|$)|\n\s*\n")
 
 
