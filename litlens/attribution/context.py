@@ -9,8 +9,9 @@ order and the candidate characters) and returns a :class:`BookContext`:
   same cue grammar as quotation typing: "said Elizabeth", "she cried", "her mother
   observed"), with the cue's subject read as a name, a pronoun or a common noun (a noun
   subject may go on after the cue: "said the gentleman in the white waistcoat", and "the
-  voice of Aziz" names Aziz); when PDNC joins one speaker's turns across paragraphs, the
-  cue that ends the first turn counts;
+  voice of Aziz" names Aziz; "said his wife" names the wife, by married title and
+  surname, of the man last named); when PDNC joins one speaker's turns across
+  paragraphs, the cue that ends the first turn counts;
 - mentions of characters inside the quotation (vocatives such as "Lizzy, ..." are
   evidence of the addressee, not the speaker).
 """
@@ -62,6 +63,35 @@ def _noun_tail(text: str, end: int) -> tuple[str, str] | None:
         if w.endswith(".") and bare.lower() not in _HONORIFIC_WORDS:
             break  # a full stop ends the phrase; "Mr." does not
     return m.group(1), " ".join(words)
+
+
+# "said his wife", "cried her husband": the spouse of the man or woman last named.
+_SPOUSE_CUE = re.compile(r"\b(his|her) (?:wife|lady|husband|spouse)\b", re.IGNORECASE)
+_WIFE_TITLES = ("mrs", "lady", "madame", "mme", "mistress", "signora", "frau")
+_HUSBAND_TITLES = ("mr", "sir", "lord", "monsieur", "signor", "herr")
+
+
+def _spouses(characters: Sequence[Character]) -> dict[int, tuple[int, ...]]:
+    """Character -> characters of the other sex whose main name is a married title and the
+    same surname ("Mr. Bennet" <-> "Mrs. Bennet", "Sir Thomas Bertram" -> "Lady Bertram")."""
+    def key(c: Character) -> tuple[str, str] | None:
+        words = normalise_alias(c.name).split()
+        return (words[0], words[-1]) if len(words) >= 2 else None
+
+    out: dict[int, tuple[int, ...]] = {}
+    for ci, c in enumerate(characters):
+        k = key(c)
+        if k is None or c.gender not in ("male", "female"):
+            continue
+        titles = _WIFE_TITLES if c.gender == "male" else _HUSBAND_TITLES
+        other = "female" if c.gender == "male" else "male"
+        found = tuple(
+            oi for oi, o in enumerate(characters)
+            if o.gender == other and (ko := key(o)) is not None and ko[0] in titles and ko[1] == k[1]
+        )
+        if found:
+            out[ci] = found
+    return out
 
 
 def character_index(characters: Sequence[Character]) -> dict[str, int]:
@@ -379,6 +409,22 @@ def build_context(
         qc.words = sum(len(text[s:e].split()) for s, e in qc.spans)
     # Mentions inside each quotation, and vocatives (a name set off by a comma or at an edge).
     m_starts = [m.start for m in mentions]
+    spouses = _spouses(characters)
+    for qc in ctxs:
+        sp = _SPOUSE_CUE.search(qc.cue.text) if qc.cue is not None and qc.cue.subject == "noun" else None
+        if sp is None:
+            continue
+        # Whose spouse: the nearest single character of the possessive's sex named before
+        # the cue, in the quotation too ("My dear Mr. Bennet," said his lady).
+        want = "male" if sp.group(1).lower() == "his" else "female"
+        k = bisect.bisect_left(m_starts, qc.cue.start) - 1
+        while k >= 0 and qc.cue.start - mentions[k].end < 2000:
+            owners = mentions[k].characters
+            if len(owners) == 1 and characters[owners[0]].gender == want:
+                if owners[0] in spouses:
+                    qc.cue_noun_characters = spouses[owners[0]]
+                break
+            k -= 1
     for qc in ctxs:
         voc: set[int] = set()
         for s, e in qc.spans:

@@ -1,7 +1,9 @@
 """The learned part of the CPU attributor: a two-pass ranker over candidate characters.
 
 Pass 1 scores each (quotation, candidate) pair from :data:`BASE_FEATURES` with gradient
-boosted trees; the scores of one quotation's candidates are normalised with a softmax.
+boosted trees; the scores of one quotation's candidates are normalised with a softmax,
+and a cue that tells the speaker's sex ("returned she", "cried his wife") leaves out the
+candidates of the other sex when anyone else is left.
 Pass 2 adds the first pass's answers for the neighbouring quotations
 (:data:`SECOND_FEATURES`) and scores again. For training pass 2, the first-pass answers on
 the training novels come from models that did not see those novels (cross-fitting by
@@ -98,8 +100,22 @@ def _softmax_scores(model: HistGradientBoostingClassifier, book: PreparedBook, s
         k += n
         e = np.exp(z - z.max())
         p = e / e.sum()
-        out.append({c: float(pi) for c, pi in zip(book.candidates[qi], p)})
+        out.append(_agree_in_gender(book.context, qi, {c: float(pi) for c, pi in zip(book.candidates[qi], p)}))
     return out
+
+
+def _agree_in_gender(ctx: BookContext, qi: int, dist: dict[int, float]) -> dict[int, float]:
+    """A cue that tells the speaker's sex ("returned she", "cried his wife") rules out the
+    candidates of the other sex, unless that would leave nobody."""
+    want = ctx.quotes[qi].cue_pronoun
+    if want not in ("male", "female"):
+        return dist
+    other = "female" if want == "male" else "male"
+    kept = {c: p for c, p in dist.items() if ctx.characters[c].gender != other}
+    total = sum(kept.values())
+    if not kept or total <= 0:
+        return dist
+    return {c: kept.get(c, 0.0) / total for c in dist}
 
 
 def _max_probs(dists: list[dict[int, float]]) -> list[tuple[int | None, float]]:

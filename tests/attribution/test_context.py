@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from litlens.attribution.context import AliasScanner, build_context
 from litlens.attribution.features import candidates
 from litlens.model import Character, Quotation
@@ -95,6 +97,36 @@ def test_build_context_finds_the_cue_of_a_quotation_joined_across_paragraphs():
     ctx = build_context(text, find_paragraphs(text), [Quotation(spans=first.spans + second.spans)], CHARS)
     (quote,) = ctx.quotes
     assert quote.cue is not None and quote.cue.text == "Jane said" and quote.cue_characters == (2,)
+
+
+def test_build_context_reads_his_wife_as_the_spouse_of_the_man_last_named():
+    chars = [
+        Character("Mr. Bennet", ["Mr. Bennet"], "male"),
+        Character("Mrs. Bennet", ["Mrs. Bennet"], "female"),
+        Character("Jane Bennet", ["Jane Bennet", "Jane"], "female"),
+    ]
+    text = (
+        "\u201cMy dear Mr. Bennet,\u201d said his lady to him one day, \u201chave you heard?\u201d\n\n"
+        "Mr. Bennet replied that he had not.\n\n"
+        "\u201cDo you not want to know?\u201d cried his wife impatiently.\n"
+    )
+    quotes = _quotes(text, ["My dear Mr. Bennet,", "have you heard?", "Do you not want to know?"])
+    ctx = build_context(text, find_paragraphs(text), [Quotation(spans=quotes[0].spans + quotes[1].spans), quotes[2]], chars)
+    lady, wife = ctx.quotes
+    assert lady.cue_noun_characters == (1,) and lady.cue_pronoun == "female"
+    assert wife.cue_noun_characters == (1,)  # not Jane Bennet: no married title
+
+
+def test_a_cue_that_tells_the_sex_rules_out_candidates_of_the_other_sex():
+    from litlens.attribution.ranker import _agree_in_gender
+
+    text = "\u201cBut it is,\u201d returned she.\n\n\u201cWell,\u201d said Jane.\n"
+    ctx = build_context(text, find_paragraphs(text), _quotes(text, ["But it is,", "Well,"]), CHARS)
+    assert ctx.quotes[0].cue_pronoun == "female"
+    # Mr. Darcy (a man) is out; Elizabeth and Jane share what is left.
+    assert _agree_in_gender(ctx, 0, {1: 0.6, 0: 0.3, 2: 0.1}) == pytest.approx({1: 0.0, 0: 0.75, 2: 0.25})
+    assert _agree_in_gender(ctx, 0, {1: 1.0}) == {1: 1.0}  # nobody else: the answer stands
+    assert _agree_in_gender(ctx, 1, {1: 0.6, 0: 0.4}) == {1: 0.6, 0: 0.4}  # a name cue tells no sex
 
 
 def test_alias_scanner_skips_a_derived_common_word_at_the_start_of_a_sentence():
