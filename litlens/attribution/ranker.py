@@ -3,7 +3,8 @@
 Pass 1 scores each (quotation, candidate) pair from :data:`BASE_FEATURES` with gradient
 boosted trees; the scores of one quotation's candidates are normalised with a softmax,
 and a cue that tells the speaker's sex ("returned she", "cried his wife") leaves out the
-candidates of the other sex when anyone else is left.
+candidates of the other sex, as a name the quotation addresses ("My dear Mr. Bennet")
+leaves out that character, when anyone else is left.
 Pass 2 adds the first pass's answers for the neighbouring quotations
 (:data:`SECOND_FEATURES`) and scores again. For training pass 2, the first-pass answers on
 the training novels come from models that did not see those novels (cross-fitting by
@@ -100,18 +101,19 @@ def _softmax_scores(model: HistGradientBoostingClassifier, book: PreparedBook, s
         k += n
         e = np.exp(z - z.max())
         p = e / e.sum()
-        out.append(_agree_in_gender(book.context, qi, {c: float(pi) for c, pi in zip(book.candidates[qi], p)}))
+        out.append(_rule_out(book.context, qi, {c: float(pi) for c, pi in zip(book.candidates[qi], p)}))
     return out
 
 
-def _agree_in_gender(ctx: BookContext, qi: int, dist: dict[int, float]) -> dict[int, float]:
+def _rule_out(ctx: BookContext, qi: int, dist: dict[int, float]) -> dict[int, float]:
     """A cue that tells the speaker's sex ("returned she", "cried his wife") rules out the
-    candidates of the other sex, unless that would leave nobody."""
-    want = ctx.quotes[qi].cue_pronoun
-    if want not in ("male", "female"):
+    candidates of the other sex, and a character the quotation addresses by name ("My
+    dear Mr. Bennet, ...") is not its speaker, unless that would leave nobody."""
+    qc = ctx.quotes[qi]
+    other = {"male": "female", "female": "male"}.get(qc.cue_pronoun or "")
+    if other is None and not qc.vocatives:
         return dist
-    other = "female" if want == "male" else "male"
-    kept = {c: p for c, p in dist.items() if ctx.characters[c].gender != other}
+    kept = {c: p for c, p in dist.items() if ctx.characters[c].gender != other and c not in qc.vocatives}
     total = sum(kept.values())
     if not kept or total <= 0:
         return dist

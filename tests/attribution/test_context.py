@@ -117,16 +117,20 @@ def test_build_context_reads_his_wife_as_the_spouse_of_the_man_last_named():
     assert wife.cue_noun_characters == (1,)  # not Jane Bennet: no married title
 
 
-def test_a_cue_that_tells_the_sex_rules_out_candidates_of_the_other_sex():
-    from litlens.attribution.ranker import _agree_in_gender
+def test_a_cue_that_tells_the_sex_or_a_name_addressed_rules_candidates_out():
+    from litlens.attribution.ranker import _rule_out
 
     text = "\u201cBut it is,\u201d returned she.\n\n\u201cWell,\u201d said Jane.\n"
     ctx = build_context(text, find_paragraphs(text), _quotes(text, ["But it is,", "Well,"]), CHARS)
     assert ctx.quotes[0].cue_pronoun == "female"
     # Mr. Darcy (a man) is out; Elizabeth and Jane share what is left.
-    assert _agree_in_gender(ctx, 0, {1: 0.6, 0: 0.3, 2: 0.1}) == pytest.approx({1: 0.0, 0: 0.75, 2: 0.25})
-    assert _agree_in_gender(ctx, 0, {1: 1.0}) == {1: 1.0}  # nobody else: the answer stands
-    assert _agree_in_gender(ctx, 1, {1: 0.6, 0: 0.4}) == {1: 0.6, 0: 0.4}  # a name cue tells no sex
+    assert _rule_out(ctx, 0, {1: 0.6, 0: 0.3, 2: 0.1}) == pytest.approx({1: 0.0, 0: 0.75, 2: 0.25})
+    assert _rule_out(ctx, 0, {1: 1.0}) == {1: 1.0}  # nobody else: the answer stands
+    assert _rule_out(ctx, 1, {1: 0.6, 0: 0.4}) == {1: 0.6, 0: 0.4}  # a name cue tells no sex
+    text = "\u201cMy dear Mr. Darcy, you are late.\u201d\n"
+    ctx = build_context(text, find_paragraphs(text), _quotes(text, ["My dear Mr. Darcy, you are late."]), CHARS)
+    assert ctx.quotes[0].vocatives == (1,)
+    assert _rule_out(ctx, 0, {1: 0.5, 0: 0.5}) == {1: 0.0, 0: 1.0}  # Mr. Darcy is addressed
 
 
 def test_alias_scanner_skips_a_derived_common_word_at_the_start_of_a_sentence():
