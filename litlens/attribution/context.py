@@ -78,20 +78,38 @@ def _spouses(characters: Sequence[Character]) -> dict[int, tuple[int, ...]]:
         words = normalise_alias(c.name).split()
         return (words[0], words[-1]) if len(words) >= 2 else None
 
+    keys = [key(c) for c in characters]
     out: dict[int, tuple[int, ...]] = {}
     for ci, c in enumerate(characters):
-        k = key(c)
+        k = keys[ci]
         if k is None or c.gender not in ("male", "female"):
             continue
         titles = _WIFE_TITLES if c.gender == "male" else _HUSBAND_TITLES
         other = "female" if c.gender == "male" else "male"
         found = tuple(
             oi for oi, o in enumerate(characters)
-            if o.gender == other and (ko := key(o)) is not None and ko[0] in titles and ko[1] == k[1]
+            if o.gender == other and (ko := keys[oi]) is not None and ko[0] in titles and ko[1] == k[1]
         )
         if found:
             out[ci] = found
     return out
+
+
+def _spouse_named(cue: Cue, mentions: Sequence[Mention], m_starts: Sequence[int],
+                  characters: Sequence[Character], spouses: dict[int, tuple[int, ...]]) -> tuple[int, ...] | None:
+    """For "said his wife": the spouses of the nearest single character of the possessive's
+    sex named before the cue, in the quotation too ("My dear Mr. Bennet," said his lady)."""
+    sp = _SPOUSE_CUE.search(cue.text)
+    if sp is None:
+        return None
+    want = "male" if sp.group(1).lower() == "his" else "female"
+    k = bisect.bisect_left(m_starts, cue.start) - 1
+    while k >= 0 and cue.start - mentions[k].end < 2000:
+        owners = mentions[k].characters
+        if len(owners) == 1 and characters[owners[0]].gender == want:
+            return spouses.get(owners[0])
+        k -= 1
+    return None
 
 
 def character_index(characters: Sequence[Character]) -> dict[str, int]:
@@ -324,6 +342,8 @@ def build_context(
     q_starts = [s for s, _ in quote_spans]
 
     mentions = [Mention(s, e, owners, _inside(quote_spans, q_starts, s)) for s, e, owners in scanner.scan(text)]
+    m_starts = [m.start for m in mentions]
+    spouses = _spouses(characters)
     total = [0] * len(characters)
     for m in mentions:
         for ci in m.characters:
@@ -405,26 +425,10 @@ def build_context(
                     else:
                         key = normalise_alias(f"{subject} {prep} {words}")
                         qc.cue_noun_characters = scanner.owners.get(key, qc.cue_noun_characters)
+                qc.cue_noun_characters = _spouse_named(cue, mentions, m_starts, characters, spouses) or qc.cue_noun_characters
                 qc.cue_pronoun = next((_NOUN_GENDER[w] for w in subject.lower().split() if w in _NOUN_GENDER), None)
         qc.words = sum(len(text[s:e].split()) for s, e in qc.spans)
     # Mentions inside each quotation, and vocatives (a name set off by a comma or at an edge).
-    m_starts = [m.start for m in mentions]
-    spouses = _spouses(characters)
-    for qc in ctxs:
-        sp = _SPOUSE_CUE.search(qc.cue.text) if qc.cue is not None and qc.cue.subject == "noun" else None
-        if sp is None:
-            continue
-        # Whose spouse: the nearest single character of the possessive's sex named before
-        # the cue, in the quotation too ("My dear Mr. Bennet," said his lady).
-        want = "male" if sp.group(1).lower() == "his" else "female"
-        k = bisect.bisect_left(m_starts, qc.cue.start) - 1
-        while k >= 0 and qc.cue.start - mentions[k].end < 2000:
-            owners = mentions[k].characters
-            if len(owners) == 1 and characters[owners[0]].gender == want:
-                if owners[0] in spouses:
-                    qc.cue_noun_characters = spouses[owners[0]]
-                break
-            k -= 1
     for qc in ctxs:
         voc: set[int] = set()
         for s, e in qc.spans:

@@ -479,10 +479,11 @@ def clause_end(text: str, start: int, end: int) -> int:
     return end
 
 
-def clause_start(text: str, start: int, end: int) -> int:
-    """Start of the last sentence of narration ``text[start:end]``."""
+def clause_start(text: str, start: int, end: int, ends: re.Pattern[str] = _SENTENCE_END) -> int:
+    """Start of the last sentence of narration ``text[start:end]`` (``ends``: what ends one;
+    by default a semicolon does too)."""
     last = start
-    for m in _SENTENCE_END.finditer(text, start, end):
+    for m in ends.finditer(text, start, end):
         if m.end() >= end:
             break
         if m.group().startswith(".") and _ABBREV.search(text[max(start, m.start() - 8) : m.start() + 1]):
@@ -566,14 +567,13 @@ _ING_NOUNS = frozenset(
     "building meeting ceiling shilling farthing stocking lodging offspring beginning".split()
 )
 _RELATIVE = re.compile(r",\s*(?:who|whom|whose|which|that)\b[^,]*$", re.IGNORECASE)
+_WHO_BEFORE_VERB = re.compile(r",?\s*who\s+(?:\w+ly\s+)?")
 _FULL_STOP = re.compile(r"[.!?]+[)\]'’\"”]*(?=\s|$)|\n\s*\n")
 
 
 def _could_be_subject(text: str, start: int, end: int, names: Names) -> bool:
     """Is there a name or a personal pronoun in the sentence part ``text[start:end]``?"""
-    for m in _FULL_STOP.finditer(text, start, end):
-        if not (m.group().startswith(".") and _ABBREV.search(text[max(start, m.start() - 8) : m.start() + 1])):
-            start = m.end()
+    start = clause_start(text, start, end, _FULL_STOP)
     return any(names.is_name_token(t) or (t.low in PERSONAL_PRONOUNS and t.low != "it") for t in _tokens(text, start, end))
 
 
@@ -585,7 +585,7 @@ def _is_object(text: str, toks: list[_Tok], k: int, last: int, verb: int, names:
     be the subject instead ("Before leaving Madame Ratignolle said", "broken by Isabella,
     who in a voice of cold resentment said"); and a relative clause that holds the verb
     makes the name its subject ("looked at Darcy, who said")."""
-    if re.fullmatch(r",?\s*who\s+(?:\w+ly\s+)?", text[toks[last].end : toks[verb].start]):
+    if _WHO_BEFORE_VERB.fullmatch(text, toks[last].end, toks[verb].start):
         return False
     prev = toks[k - 1]
     if not _could_be_subject(text, start, prev.start, names):
