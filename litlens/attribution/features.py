@@ -4,9 +4,15 @@ For each quotation, the candidates are the characters mentioned near it (twenty 
 before to three after), the characters its cue names, and the characters the neighbouring
 quotations' cues name, the book's six most mentioned characters and (in a first-person
 book) the likely narrator; each (quotation, candidate) pair becomes one row of numbers.
-The second pass adds the first pass's answers for the neighbouring quotations (turn
+Each later pass adds the previous pass's answers for the neighbouring quotations (turn
 taking: in a two-person exchange the speaker of quotation i is often the speaker of i-2
 and the person addressed by i-1).
+
+Turn taking reaches further than the neighbours: in a conversation (a run of paragraphs
+with speech, at most one paragraph of narration apart, within a chapter) every turn an
+even number of turns away is likely the same speaker and every turn an odd number away the
+other one. Every pass reads the whole conversation that way: the first from the speakers
+its cues name, the later ones from the previous pass's answers.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ WINDOW_BEFORE = 20  # paragraphs
 WINDOW_AFTER = 3
 PROMINENT = 6  # the most mentioned characters of the book are always candidates
 NEIGHBOURS = (-3, -2, -1, 1, 2, 3)
+CONVERSATION_GAP = 2  # paragraphs: a conversation goes on over at most one paragraph of narration
 _CUE_KIND = {None: 0, "name": 1, "pronoun": 2, "noun": 3}
 _CUE_WHERE = {"none": 0, "after": 1, "between": 2, "before": 3}
 _GENDER = {"male": 1, "female": 2}
@@ -39,7 +46,44 @@ BASE_FEATURES = [
     "gap_prev", "gap_next", "n_candidates", "adj_after_first", "adj_after_dist", "adj_before_last", "adj_before_first",
     "adj_after_verb", "adj_before_verb", "near_window", "first_person", "narrator_score", "is_narrator",
 ] + [f"nb{k}_cue" for k in NEIGHBOURS] + [f"nb{k}_voc" for k in NEIGHBOURS]
-SECOND_FEATURES = [f"p1_nb{k}" for k in NEIGHBOURS] + ["p1_self", "p1_self_rank", "p1_nb-1_same_para", "p1_alt"]
+CONVERSATION_FEATURES = [
+    "conv_turns", "conv_cue_speakers", "conv_same_cue", "conv_same_near", "conv_other_cue", "conv_other_near",
+    "conv_same_voc", "conv_other_voc", "conv_same_narr", "conv_other_narr", "conv_same_sex", "conv_other_sex",
+]
+BASE_FEATURES += CONVERSATION_FEATURES
+SECOND_FEATURES = [f"p1_nb{k}" for k in NEIGHBOURS] + [
+    "p1_self", "p1_self_rank", "p1_nb-1_same_para", "p1_alt", "p1_conv_same", "p1_conv_other", "p1_conv_balance",
+]
+
+
+class Conversations:
+    """Quotations grouped into turns (one paragraph's speech) and turns into conversations."""
+
+    def __init__(self, ctx: BookContext) -> None:
+        self.turn_of: list[int] = []
+        self.turn_paragraph: list[int] = []
+        self.quotes_of_turn: list[list[int]] = []
+        for i, qc in enumerate(ctx.quotes):
+            if not self.turn_paragraph or self.turn_paragraph[-1] != qc.paragraph:
+                self.turn_paragraph.append(qc.paragraph)
+                self.quotes_of_turn.append([])
+            self.turn_of.append(len(self.turn_paragraph) - 1)
+            self.quotes_of_turn[-1].append(i)
+        chapter = ctx.chapter_of_paragraph
+        self.first_turn: list[int] = []  # the first turn of each turn's conversation
+        for t, p in enumerate(self.turn_paragraph):
+            q = self.turn_paragraph[t - 1] if t else None
+            joined = q is not None and p - q <= CONVERSATION_GAP and chapter[p] == chapter[q]
+            self.first_turn.append(self.first_turn[t - 1] if joined else t)
+        self.last_turn = [0] * len(self.turn_paragraph)
+        for t in range(len(self.turn_paragraph) - 1, -1, -1):
+            nxt = t + 1 < len(self.turn_paragraph) and self.first_turn[t + 1] == self.first_turn[t]
+            self.last_turn[t] = self.last_turn[t + 1] if nxt else t
+
+    def others(self, i: int) -> list[tuple[int, int]]:
+        """(turn, distance in turns) for the other turns of quotation ``i``'s conversation."""
+        t = self.turn_of[i]
+        return [(u, abs(u - t)) for u in range(self.first_turn[t], self.last_turn[t] + 1) if u != t]
 
 
 def _has_speech_verb(segment: str) -> bool:
@@ -212,17 +256,89 @@ def base_rows(ctx: BookContext, cands: list[list[int]]) -> list[np.ndarray]:
             ]
             row += [ci in nb_cue[k] for k in NEIGHBOURS]
             row += [ci in nb_voc[k] for k in NEIGHBOURS]
-            rows[r] = row
+            rows[r, : len(row)] = row
+        out.append(rows)
+    for rows, extra in zip(out, conversation_rows(ctx, cands)):
+        rows[:, -len(CONVERSATION_FEATURES):] = extra
+    return out
+
+
+def conversation_rows(ctx: BookContext, cands: list[list[int]]) -> list[np.ndarray]:
+    """One matrix of CONVERSATION_FEATURES per quotation: what the other turns of its
+    conversation tell about each candidate, split by parity (an even number of turns away,
+    the same speaker; odd, the other one) and weighted by 1 / distance where noted."""
+    conv = Conversations(ctx)
+    paras = ctx.paragraphs
+    turn_cue: list[int | None] = []  # the one character a turn's cues name ("I said": the narrator), if one
+    turn_sex: list[str | None] = []  # the speaker's sex that a turn's cues tell ("she said"), if they agree
+    for qs in conv.quotes_of_turn:
+        named = {ci for j in qs if len(ctx.quotes[j].cue_characters) == 1 for ci in ctx.quotes[j].cue_characters}
+        if ctx.narrator is not None and any(ctx.quotes[j].cue_pronoun == "first" for j in qs):
+            named.add(ctx.narrator)
+        turn_cue.append(next(iter(named)) if len(named) == 1 else None)
+        sexes = {ctx.quotes[j].cue_pronoun for j in qs} & {"male", "female"}
+        turn_sex.append(next(iter(sexes)) if len(sexes) == 1 else None)
+    # whom each turn addresses by name, and whom its paragraph's narration names
+    turn_voc = [{ci for j in qs for ci in ctx.quotes[j].vocatives} for qs in conv.quotes_of_turn]
+    turn_narr = [{ci for m in ctx.mentions_between(paras[p].start, paras[p].end) if not m.in_quote for ci in m.characters}
+                 for p in conv.turn_paragraph]
+    out = []
+    for i in range(len(ctx.quotes)):
+        others = conv.others(i)
+        cue = (Counter(), Counter())  # same parity, other parity: character -> turns its cues name
+        near: tuple[dict[int, float], dict[int, float]] = ({}, {})  # character -> 1 / distance of the nearest
+        voc: tuple[dict[int, float], dict[int, float]] = ({}, {})  # character -> sum of 1 / distance
+        narr: tuple[dict[int, float], dict[int, float]] = ({}, {})
+        sex = ({"male": 0.0, "female": 0.0}, {"male": 0.0, "female": 0.0})  # sex told -> sum of 1 / distance
+        for u, dist in others:
+            parity = dist % 2
+            if turn_cue[u] is not None:
+                cue[parity][turn_cue[u]] += 1
+                near[parity][turn_cue[u]] = max(near[parity].get(turn_cue[u], 0.0), 1.0 / dist)
+            if turn_sex[u] is not None:
+                sex[parity][turn_sex[u]] += 1.0 / dist
+            for found, table in ((turn_voc[u], voc[parity]), (turn_narr[u], narr[parity])):
+                for ci in found:
+                    table[ci] = table.get(ci, 0.0) + 1.0 / dist
+        speakers = len({turn_cue[u] for u, _ in others if turn_cue[u] is not None})
+        rows = np.zeros((len(cands[i]), len(CONVERSATION_FEATURES)), dtype=np.float32)
+        for r, ci in enumerate(cands[i]):
+            own_sex = ctx.characters[ci].gender
+            other_sex = {"male": "female", "female": "male"}.get(own_sex or "")
+            rows[r] = [
+                len(others) + 1, speakers,
+                cue[0][ci], near[0].get(ci, 0.0), cue[1][ci], near[1].get(ci, 0.0),
+                voc[0].get(ci, 0.0), voc[1].get(ci, 0.0), narr[0].get(ci, 0.0), narr[1].get(ci, 0.0),
+                *(sex[k][own_sex] - sex[k][other_sex] if other_sex else 0.0 for k in (0, 1)),
+            ]
         out.append(rows)
     return out
 
 
 def second_rows(ctx: BookContext, cands: list[list[int]], first: list[dict[int, float]]) -> list[np.ndarray]:
-    """SECOND_FEATURES from the first pass's probabilities ``first[i][character]``."""
+    """SECOND_FEATURES from the previous pass's probabilities ``first[i][character]``."""
     out = []
     nq = len(ctx.quotes)
+    conv = Conversations(ctx)
+    turn_p: list[dict[int, float]] = []  # a turn's answer from the previous pass: its quotations' mean
+    for qs in conv.quotes_of_turn:
+        total: Counter = Counter()
+        for j in qs:
+            total.update(first[j])
+        turn_p.append({c: v / len(qs) for c, v in total.items()})
     for i, qc in enumerate(ctx.quotes):
         cs = cands[i]
+        same: Counter = Counter()
+        other: Counter = Counter()
+        w_same = w_other = 0.0
+        for u, dist in conv.others(i):
+            w = 1.0 / dist  # nearer turns count more
+            if dist % 2 == 0:
+                same.update({c: w * v for c, v in turn_p[u].items()})
+                w_same += w
+            else:
+                other.update({c: w * v for c, v in turn_p[u].items()})
+                w_other += w
         rows = np.zeros((len(cs), len(SECOND_FEATURES)), dtype=np.float32)
         own = first[i]
         ranked = sorted(own, key=lambda c: -own[c])
@@ -237,6 +353,9 @@ def second_rows(ctx: BookContext, cands: list[list[int]], first: list[dict[int, 
             vals = [nb[k].get(ci, 0.0) for k in NEIGHBOURS]
             p_prev = nb[-1].get(ci, 0.0)
             vals += [own.get(ci, 0.0), rank.get(ci, 50), p_prev if same_para else 0.0, nb[-2].get(ci, 0.0) * (1.0 - p_prev)]
+            c_same = same[ci] / w_same if w_same else 0.0
+            c_other = other[ci] / w_other if w_other else 0.0
+            vals += [c_same, c_other, c_same - c_other]
             rows[r] = vals
         out.append(rows)
     return out

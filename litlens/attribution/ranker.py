@@ -5,11 +5,13 @@ boosted trees; the scores of one quotation's candidates are normalised with a so
 and a cue that tells the speaker's sex ("returned she", "cried his wife") leaves out the
 candidates of the other sex, as a name the quotation addresses ("My dear Mr. Bennet")
 leaves out that character, when anyone else is left.
-Pass 2 adds the first pass's answers for the neighbouring quotations
-(:data:`SECOND_FEATURES`) and scores again. For training pass 2, the first-pass answers on
-the training novels come from models that did not see those novels (cross-fitting by
-novel), so pass 2 learns how far to trust them. An isotonic map from the winning
-probability to the observed accuracy, fitted on held-out novels, gives the confidence.
+Each later pass adds the previous pass's answers for the neighbouring quotations and the
+rest of the conversation (:data:`SECOND_FEATURES`) and scores again, so that a speaker
+named once is carried along a run of unattributed turns. For training a later pass, the
+previous pass's answers on the training novels come from models that did not see those
+novels (cross-fitting by novel), so the pass learns how far to trust them. An isotonic map
+from the winning probability to the observed accuracy, fitted on held-out novels, gives
+the confidence.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ if TYPE_CHECKING:  # scikit-learn takes seconds to import: only training and loa
     from sklearn.ensemble import HistGradientBoostingClassifier
     from sklearn.isotonic import IsotonicRegression
 
-MODEL_FORMAT = "litlens-attributor-1"
+MODEL_FORMAT = "litlens-attributor-2"
+PASSES = 2  # the first pass and one that reads its answers (a third measured no better)
 
 
 @dataclass
@@ -127,16 +130,18 @@ def _max_probs(dists: list[dict[int, float]]) -> list[tuple[int | None, float]]:
 @dataclass
 class SpeakerRanker:
     first: HistGradientBoostingClassifier
-    second: HistGradientBoostingClassifier
+    later: list[HistGradientBoostingClassifier]  # passes 2, 3, ...
     calibration: IsotonicRegression | None
     trained_on: list[str]
     meta: dict = field(default_factory=dict)
 
     def distributions(self, book: PreparedBook) -> list[dict[int, float]]:
-        """Per quotation: candidate character index -> probability (second pass)."""
+        """Per quotation: candidate character index -> probability (last pass)."""
         with _cpu_share():
-            p1 = _softmax_scores(self.first, book, None)
-            return _softmax_scores(self.second, book, second_rows(book.context, book.candidates, p1))
+            p = _softmax_scores(self.first, book, None)
+            for model in self.later:
+                p = _softmax_scores(model, book, second_rows(book.context, book.candidates, p))
+            return p
 
     def predict(self, book: PreparedBook) -> list[tuple[int | None, float]]:
         """Per quotation: (character index or None, calibrated confidence)."""
@@ -152,7 +157,7 @@ class SpeakerRanker:
         return {
             "format": MODEL_FORMAT,
             "first": self.first,
-            "second": self.second,
+            "later": list(self.later),
             "calibration": self.calibration,
             "trained_on": list(self.trained_on),
             "base_features": list(BASE_FEATURES),
@@ -189,48 +194,44 @@ def _train(
     if len(books) < 2:
         raise ValueError("training the attributor needs at least two labelled novels")
     folds = _folds(len(books), inner_folds)
-    held_p1: dict[int, list[dict[int, float]]] = {}
-    steps = len(folds) * 2 + 2
-    for fi, fold in enumerate(folds):
-        if cancelled and cancelled():
-            raise CancelledError("training")
-        report(fi / steps, f"first pass, fold {fi + 1} of {len(folds)}")
-        train = [b for i, b in enumerate(books) if i not in fold]
-        x, y = _stack(train)
-        model = _new_model(seed).fit(x, y)
-        for i in fold:
-            held_p1[i] = _softmax_scores(model, books[i], None)
-    report(len(folds) / steps, "first pass, all novels")
-    x, y = _stack(books)
-    first = _new_model(seed).fit(x, y)
-    seconds = [second_rows(b.context, b.candidates, held_p1[i]) for i, b in enumerate(books)]
-    # Held-out second-pass answers for the calibration.
+    steps = PASSES * (len(folds) + 1)
+    done = 0
+    held: dict[int, list[dict[int, float]]] = {}  # the last pass's answers from models that did not see the novel
+    features: list[list[np.ndarray]] | None = None
+    models: list[HistGradientBoostingClassifier] = []
+    for k in range(PASSES):
+        if k:
+            features = [second_rows(b.context, b.candidates, held[i]) for i, b in enumerate(books)]
+        for fi, fold in enumerate(folds):
+            if cancelled and cancelled():
+                raise CancelledError("training")
+            report(done / steps, f"pass {k + 1} of {PASSES}, fold {fi + 1} of {len(folds)}")
+            train_idx = [i for i in range(len(books)) if i not in fold]
+            x, y = _stack([books[i] for i in train_idx], None if features is None else [features[i] for i in train_idx])
+            model = _new_model(seed).fit(x, y)
+            for i in fold:
+                held[i] = _softmax_scores(model, books[i], None if features is None else features[i])
+            done += 1
+        report(done / steps, f"pass {k + 1} of {PASSES}, all novels")
+        x, y = _stack(books, features)
+        models.append(_new_model(seed).fit(x, y))
+        done += 1
     winners: list[float] = []
     right: list[int] = []
-    for fi, fold in enumerate(folds):
-        if cancelled and cancelled():
-            raise CancelledError("training")
-        report((len(folds) + 1 + fi) / steps, f"second pass, fold {fi + 1} of {len(folds)}")
-        train_idx = [i for i in range(len(books)) if i not in fold]
-        x, y = _stack([books[i] for i in train_idx], [seconds[i] for i in train_idx])
-        model = _new_model(seed).fit(x, y)
-        for i in fold:
-            for qi, (best, p) in enumerate(_max_probs(_softmax_scores(model, books[i], seconds[i]))):
-                label = books[i].labels[qi] if qi < len(books[i].labels) else None
-                if label is None or best is None:
-                    continue
-                winners.append(p)
-                right.append(int(best == label))
-    report((steps - 1) / steps, "second pass, all novels")
-    x, y = _stack(books, seconds)
-    second = _new_model(seed).fit(x, y)
+    for i, book in enumerate(books):
+        for qi, (best, p) in enumerate(_max_probs(held[i])):
+            label = book.labels[qi] if qi < len(book.labels) else None
+            if label is None or best is None:
+                continue
+            winners.append(p)
+            right.append(int(best == label))
     calibration = None
     if winners:
         from sklearn.isotonic import IsotonicRegression
 
         calibration = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(winners, right)
     report(1.0, "trained")
-    return SpeakerRanker(first, second, calibration, [b.name for b in books])
+    return SpeakerRanker(models[0], models[1:], calibration, [b.name for b in books])
 
 
 def ranker_from_state(state: dict) -> SpeakerRanker:
@@ -238,7 +239,7 @@ def ranker_from_state(state: dict) -> SpeakerRanker:
         raise ValueError("not a LitLens attributor model")
     if state.get("base_features") != list(BASE_FEATURES) or state.get("second_features") != list(SECOND_FEATURES):
         raise ValueError("the model was trained with other features; retrain it with `litlens train attributor`")
-    return SpeakerRanker(state["first"], state["second"], state.get("calibration"), list(state.get("trained_on", [])), dict(state.get("meta", {})))
+    return SpeakerRanker(state["first"], list(state["later"]), state.get("calibration"), list(state.get("trained_on", [])), dict(state.get("meta", {})))
 
 
 def entropy(dist: dict[int, float]) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from litlens.attribution.context import AliasScanner, build_context
-from litlens.attribution.features import candidates
+from litlens.attribution.features import BASE_FEATURES, SECOND_FEATURES, Conversations, base_rows, candidates, second_rows
 from litlens.model import Character, Quotation
 from litlens.quotes.types import Names
 from litlens.text.paragraphs import find_paragraphs
@@ -174,3 +174,75 @@ def test_first_person_narrator_is_the_character_others_address_by_name():
     # Sholto is named inside quotations more often, but only Watson is addressed.
     assert ctx.narrator == 1
 
+
+
+def test_conversation_turns_carry_a_named_speaker_to_every_other_turn():
+    text = (
+        "\u201cWhere is Jane?\u201d said Darcy.\n\n"
+        "\u201cIn the garden.\u201d\n\n"
+        "\u201cAlone?\u201d\n\n"
+        "Elizabeth looked away.\n\n"
+        "\u201cWith her sister.\u201d\n\n"
+        "\u201cThen I shall wait.\u201d\n\n"
+        "Nothing more was said that day.\n\n"
+        "It rained all week.\n\n"
+        "\u201cA new day,\u201d said Elizabeth.\n"
+    )
+    pieces = ["Where is Jane?", "In the garden.", "Alone?", "With her sister.", "Then I shall wait.", "A new day,"]
+    ctx = build_context(text, find_paragraphs(text), _quotes(text, pieces), CHARS)
+    conv = Conversations(ctx)
+    # one paragraph of narration keeps the conversation going; two end it
+    assert [u for u, _ in conv.others(0)] == [1, 2, 3, 4]
+    assert conv.others(5) == []
+    cands = candidates(ctx)
+    rows = base_rows(ctx, cands)
+    col = {name: k for k, name in enumerate(BASE_FEATURES)}
+    darcy = cands[4].index(1)  # "Then I shall wait." is four turns after Darcy's named turn
+    assert rows[4][darcy, col["conv_same_cue"]] == 1 and rows[4][darcy, col["conv_same_near"]] == pytest.approx(0.25)
+    darcy = cands[3].index(1)  # "With her sister." is three turns after it
+    assert rows[3][darcy, col["conv_other_cue"]] == 1 and rows[3][darcy, col["conv_same_cue"]] == 0
+    assert rows[3][darcy, col["conv_turns"]] == 5
+    # a later pass weighs the previous pass's answers of the conversation's other turns by parity
+    first = [{c: (1.0 if c == 1 else 0.0) for c in cs} if i == 0 else {c: 1.0 / len(cs) for c in cs} for i, cs in enumerate(cands)]
+    second = second_rows(ctx, cands, first)
+    scol = {name: k for k, name in enumerate(SECOND_FEATURES)}
+    darcy = cands[2].index(1)
+    assert second[2][darcy, scol["p1_conv_same"]] > second[2][darcy, scol["p1_conv_other"]]
+    darcy = cands[1].index(1)
+    assert second[1][darcy, scol["p1_conv_balance"]] < 0
+
+
+def test_conversation_turns_that_address_or_describe_a_character_count_by_parity():
+    text = (
+        "\u201cGood morning, Jane.\u201d\n\n"
+        "\u201cGood morning.\u201d\n\n"
+        "Elizabeth smiled. \u201cAnd to you.\u201d\n"
+    )
+    ctx = build_context(text, find_paragraphs(text), _quotes(text, ["Good morning, Jane.", "Good morning.", "And to you."]), CHARS)
+    cands = candidates(ctx)
+    rows = base_rows(ctx, cands)
+    col = {name: k for k, name in enumerate(BASE_FEATURES)}
+    jane, lizzy = cands[1].index(2), cands[1].index(0)
+    # the turn before "Good morning." addresses Jane; the turn after is Elizabeth's, by narration
+    assert rows[1][jane, col["conv_other_voc"]] == 1 and rows[1][jane, col["conv_same_voc"]] == 0
+    assert rows[1][lizzy, col["conv_other_narr"]] == 1
+    lizzy = cands[0].index(0)
+    assert rows[0][lizzy, col["conv_same_narr"]] == 0.5
+
+
+def test_conversation_turns_that_tell_the_speakers_sex_count_by_parity():
+    text = (
+        "Elizabeth and Mr. Darcy walked on.\n\n"
+        "\u201cIs it far?\u201d she asked.\n\n"
+        "\u201cNot very.\u201d\n\n"
+        "\u201cThen let us walk.\u201d\n"
+    )
+    ctx = build_context(text, find_paragraphs(text), _quotes(text, ["Is it far?", "Not very.", "Then let us walk."]), CHARS)
+    cands = candidates(ctx)
+    rows = base_rows(ctx, cands)
+    col = {name: k for k, name in enumerate(BASE_FEATURES)}
+    lizzy, darcy = cands[2].index(0), cands[2].index(1)
+    # two turns after "she asked", a turn of the same parity was a woman's (1 / distance);
+    # one turn after, the turn of the other parity was
+    assert rows[2][lizzy, col["conv_same_sex"]] == 0.5 and rows[2][darcy, col["conv_same_sex"]] == -0.5
+    assert rows[1][lizzy, col["conv_other_sex"]] == 1 and rows[1][darcy, col["conv_other_sex"]] == -1
