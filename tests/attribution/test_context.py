@@ -176,6 +176,13 @@ def test_first_person_narrator_is_the_character_others_address_by_name():
 
 
 
+def _conversation_rows(text: str, pieces: list[str]):
+    """Candidates, first-pass rows and column index for quotations ``pieces`` of ``text``."""
+    ctx = build_context(text, find_paragraphs(text), _quotes(text, pieces), CHARS)
+    cands = candidates(ctx)
+    return ctx, cands, base_rows(ctx, cands), {name: k for k, name in enumerate(BASE_FEATURES)}
+
+
 def test_conversation_turns_carry_a_named_speaker_to_every_other_turn():
     text = (
         "\u201cWhere is Jane?\u201d said Darcy.\n\n"
@@ -189,14 +196,11 @@ def test_conversation_turns_carry_a_named_speaker_to_every_other_turn():
         "\u201cA new day,\u201d said Elizabeth.\n"
     )
     pieces = ["Where is Jane?", "In the garden.", "Alone?", "With her sister.", "Then I shall wait.", "A new day,"]
-    ctx = build_context(text, find_paragraphs(text), _quotes(text, pieces), CHARS)
+    ctx, cands, rows, col = _conversation_rows(text, pieces)
     conv = Conversations(ctx)
     # one paragraph of narration keeps the conversation going; two end it
     assert [u for u, _ in conv.others(0)] == [1, 2, 3, 4]
     assert conv.others(5) == []
-    cands = candidates(ctx)
-    rows = base_rows(ctx, cands)
-    col = {name: k for k, name in enumerate(BASE_FEATURES)}
     darcy = cands[4].index(1)  # "Then I shall wait." is four turns after Darcy's named turn
     assert rows[4][darcy, col["conv_same_cue"]] == 1 and rows[4][darcy, col["conv_same_near"]] == pytest.approx(0.25)
     darcy = cands[3].index(1)  # "With her sister." is three turns after it
@@ -218,10 +222,7 @@ def test_conversation_turns_that_address_or_describe_a_character_count_by_parity
         "\u201cGood morning.\u201d\n\n"
         "Elizabeth smiled. \u201cAnd to you.\u201d\n"
     )
-    ctx = build_context(text, find_paragraphs(text), _quotes(text, ["Good morning, Jane.", "Good morning.", "And to you."]), CHARS)
-    cands = candidates(ctx)
-    rows = base_rows(ctx, cands)
-    col = {name: k for k, name in enumerate(BASE_FEATURES)}
+    _, cands, rows, col = _conversation_rows(text, ["Good morning, Jane.", "Good morning.", "And to you."])
     jane, lizzy = cands[1].index(2), cands[1].index(0)
     # the turn before "Good morning." addresses Jane; the turn after is Elizabeth's, by narration
     assert rows[1][jane, col["conv_other_voc"]] == 1 and rows[1][jane, col["conv_same_voc"]] == 0
@@ -237,10 +238,7 @@ def test_conversation_turns_that_tell_the_speakers_sex_count_by_parity():
         "\u201cNot very.\u201d\n\n"
         "\u201cThen let us walk.\u201d\n"
     )
-    ctx = build_context(text, find_paragraphs(text), _quotes(text, ["Is it far?", "Not very.", "Then let us walk."]), CHARS)
-    cands = candidates(ctx)
-    rows = base_rows(ctx, cands)
-    col = {name: k for k, name in enumerate(BASE_FEATURES)}
+    _, cands, rows, col = _conversation_rows(text, ["Is it far?", "Not very.", "Then let us walk."])
     lizzy, darcy = cands[2].index(0), cands[2].index(1)
     # two turns after "she asked", a turn of the same parity was a woman's (1 / distance);
     # one turn after, the turn of the other parity was
