@@ -235,8 +235,10 @@ def _train(
 
 
 def ranker_from_state(state: dict) -> SpeakerRanker:
-    if not isinstance(state, dict) or state.get("format") != MODEL_FORMAT:
+    if not isinstance(state, dict) or not str(state.get("format", "")).startswith("litlens-attributor-"):
         raise ValueError("not a LitLens attributor model")
+    if state["format"] != MODEL_FORMAT:
+        raise ValueError(f"the model is in format {state['format']!r}, this LitLens reads {MODEL_FORMAT!r}")
     if state.get("base_features") != list(BASE_FEATURES) or state.get("second_features") != list(SECOND_FEATURES):
         raise ValueError("the model was trained with other features; retrain it with `litlens train attributor`")
     return SpeakerRanker(state["first"], list(state["later"]), state.get("calibration"), list(state.get("trained_on", [])), dict(state.get("meta", {})))

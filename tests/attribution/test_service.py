@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import joblib
 import pytest
 
 from litlens.errors import Cancelled, InputFileError, NoCharactersError
@@ -107,6 +108,10 @@ def test_missing_or_bad_model_file_is_a_clear_error(detected, tmp_path):
     bad.write_text("not a model")
     with pytest.raises(InputFileError, match="not an attributor model"):
         attribute_book(detected, model_path=bad)
+    old = tmp_path / "old.joblib"
+    joblib.dump({"format": "litlens-attributor-1", "first": None, "second": None}, old)
+    with pytest.raises(InputFileError, match="format 'litlens-attributor-1'.*Retrain it"):
+        attribute_book(detected, model_path=old)
 
 
 def test_cli_attribute_prints_a_summary(detected):
