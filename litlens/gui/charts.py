@@ -16,7 +16,7 @@ from litlens.model import QUOTE_TYPES
 from litlens.gui.state import BookState
 from litlens.gui.style import TYPE_COLOURS, TYPE_LABELS
 
-TOP_SPEAKERS = 12
+TOP_SPEAKERS = 12  # at most; fewer when the chart is too short for each name to have a line
 
 
 def chapter_counts(state: BookState) -> np.ndarray:
@@ -31,14 +31,20 @@ def chapter_counts(state: BookState) -> np.ndarray:
     return counts
 
 
-def speaker_counts(state: BookState) -> list[tuple[str, int]]:
+def speaker_counts(state: BookState, limit: int = TOP_SPEAKERS) -> list[tuple[str, int]]:
     session = state.session
     if session is None:
         return []
     spoken = Counter(row.quotation.speaker for row in session.quotes if row.quotation.speaker)
     if not spoken:  # before attribution: rank by how often characters are mentioned
-        return [(row.character.name, row.character.mention_count) for row in session.characters[:TOP_SPEAKERS]]
-    return spoken.most_common(TOP_SPEAKERS)
+        return [(row.character.name, row.character.mention_count) for row in session.characters[:limit]]
+    return spoken.most_common(limit)
+
+
+def bars_that_fit(plot_height: int, line_height: int) -> int:
+    """How many named bars a chart ``plot_height`` pixels tall can show without the names
+    overlapping (its title and bottom axis take about five lines)."""
+    return max(3, min(TOP_SPEAKERS, (plot_height - 5 * line_height) // max(1, line_height + 2)))
 
 
 class ChartsPanel(QWidget):
@@ -58,12 +64,21 @@ class ChartsPanel(QWidget):
         layout.addWidget(self.chapters_plot, 3)
         layout.addWidget(self.speakers_plot, 2)
         self.speakers: list[tuple[str, int]] = []
+        self.shown_limit = TOP_SPEAKERS
         self.counts = np.zeros((0, 3), dtype=int)
         self.chapters_plot.scene().sigMouseClicked.connect(self._on_chapters_clicked)
         self.speakers_plot.scene().sigMouseClicked.connect(self._on_speakers_clicked)
         state.book_changed.connect(self.refresh)
         state.data_changed.connect(self.refresh)
         self.refresh()
+
+    def _speaker_limit(self) -> int:
+        return bars_that_fit(self.speakers_plot.height(), self.speakers_plot.fontMetrics().height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        if self._speaker_limit() != self.shown_limit:
+            self.refresh_speakers()
 
     def refresh(self) -> None:
         self.counts = chapter_counts(self.state)
@@ -82,8 +97,12 @@ class ChartsPanel(QWidget):
             numbers = [session.chapter_number(c.index) for c in session.chapters]
             step = max(1, len(numbers) // 15)
             plot.getAxis("bottom").setTicks([[(i, str(n)) for i, n in enumerate(numbers) if i % step == 0]])
+        self.refresh_speakers()
 
-        self.speakers = speaker_counts(self.state)
+    def refresh_speakers(self) -> None:
+        session = self.state.session
+        self.shown_limit = self._speaker_limit()
+        self.speakers = speaker_counts(self.state, self.shown_limit)
         plot = self.speakers_plot
         plot.clear()
         n = len(self.speakers)

@@ -194,6 +194,23 @@ def test_window_chart_click_filters_the_reader(window, qtbot, gold_project):
     assert name == "Elizabeth"
 
 
+def test_window_speaker_chart_shows_only_the_names_it_has_room_for(window, qtbot, gold_project):
+    from litlens.gui.charts import TOP_SPEAKERS, bars_that_fit
+
+    assert bars_that_fit(120, 15) == 3 and bars_that_fit(150, 15) == 4 and bars_that_fit(400, 15) == TOP_SPEAKERS and bars_that_fit(200, 15) == 7
+    _open(window, qtbot, gold_project)
+    charts = window.charts
+    line = charts.speakers_plot.fontMetrics().height()
+    for height in (160, 600):
+        charts.resize(charts.width(), height)
+        qtbot.waitUntil(lambda: charts.shown_limit == bars_that_fit(charts.speakers_plot.height(), line))
+        assert len(charts.speakers) == charts.shown_limit
+        labels = charts.speakers_plot.getAxis("left")._tickLevels[0]
+        assert [name for _, name in labels] == [name for name, _ in charts.speakers]
+        # each name has at least a line of its own
+        assert charts.speakers_plot.height() / len(charts.speakers) >= line
+
+
 def pg_point(x: float, y: float):
     from PySide6.QtCore import QPointF
 
