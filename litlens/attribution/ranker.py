@@ -240,7 +240,7 @@ def ranker_from_state(state: dict) -> SpeakerRanker:
     if state["format"] != MODEL_FORMAT:
         raise ValueError(f"the model is in format {state['format']!r}, this LitLens reads {MODEL_FORMAT!r}")
     if state.get("base_features") != list(BASE_FEATURES) or state.get("second_features") != list(SECOND_FEATURES):
-        raise ValueError("the model was trained with other features; retrain it with `litlens train attributor`")
+        raise ValueError("the model was trained on other features than this LitLens computes")
     return SpeakerRanker(state["first"], list(state["later"]), state.get("calibration"), list(state.get("trained_on", [])), dict(state.get("meta", {})))
 
 

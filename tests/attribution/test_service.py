@@ -7,6 +7,7 @@ import json
 import joblib
 import pytest
 
+from litlens.attribution.ranker import MODEL_FORMAT
 from litlens.errors import Cancelled, InputFileError, NoCharactersError
 from litlens.services import editing
 from litlens.services.attribution import attribute_book, default_model_path, review_items
@@ -112,6 +113,10 @@ def test_missing_or_bad_model_file_is_a_clear_error(detected, tmp_path):
     joblib.dump({"format": "litlens-attributor-1", "first": None, "second": None}, old)
     with pytest.raises(InputFileError, match="format 'litlens-attributor-1'.*Retrain it"):
         attribute_book(detected, model_path=old)
+    other = tmp_path / "other.joblib"
+    joblib.dump({"format": MODEL_FORMAT, "base_features": ["cue_kind"], "second_features": []}, other)
+    with pytest.raises(InputFileError, match="trained on other features than this LitLens computes. Retrain it"):
+        attribute_book(detected, model_path=other)
 
 
 def test_cli_attribute_prints_a_summary(detected):
