@@ -41,6 +41,8 @@ _NOUN_GENDER = {
                     "host landlord king duke".split(), "male"),
 }
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_MALE_TITLES = {"mr", "sir", "dr", "lord", "monsieur", "captain", "colonel", "professor", "major", "general", "rev", "inspector"}
+_TITLE_WORDS = _MALE_TITLES | {"mrs", "miss", "ms", "lady", "madame", "mme", "mlle", "mademoiselle"}
 _HONORIFIC_WORDS = {"mr", "mrs", "miss", "ms", "dr", "sir", "lady", "lord", "madame", "mme", "mlle", "monsieur",
                     "mademoiselle", "captain", "colonel", "professor", "aunt", "uncle", "cousin", "the", "old", "young", "little", "poor"}
 
@@ -190,7 +192,8 @@ class AliasScanner:
     must start with a capital letter: "rabbit" is not "Rabbit".
 
     Besides the listed aliases, the first and last words of a full name count as its
-    aliases ("Bill" and "Gorton" of "Bill Gorton"). With the book's ``names``, such a
+    aliases ("Bill" and "Gorton" of "Bill Gorton"), and so does a surname listed only after
+    a title ("Turton" of "Mr. Turton"). With the book's ``names``, such a
     derived word that the book writes in lower case more often than capitalised inside
     sentences is a common word ("That" of "That Inspector In The Cab", "Man" of "the
     Wooden-Legged Man", "One" of "One Of The Police"): in the book's text it is found only
@@ -221,6 +224,20 @@ class AliasScanner:
                 for form in forms:
                     if len(form) > 2 and form not in owners and form not in _HONORIFIC_WORDS:
                         derived.setdefault(form, set()).add(ci)
+        # A surname the list has only after an honorific ("Mr. Turton", "Miss Lavish") is an
+        # alias too ("said Turton"); shared by several holders, it names the one man among
+        # them if there is one (a bare surname is how novels of the period refer to men).
+        surnames: dict[str, dict[int, str]] = {}
+        for ci, c in enumerate(characters):
+            for alias in [c.name, *c.aliases]:
+                words = normalise_alias(alias).split()
+                if len(words) == 2 and words[0] in _TITLE_WORDS and len(words[1]) > 2 and words[1] not in _HONORIFIC_WORDS:
+                    surnames.setdefault(words[1], {})[ci] = words[0]
+        for form, holders in surnames.items():
+            if form in owners or form in derived:
+                continue
+            men = {ci for ci, title in holders.items() if title in _MALE_TITLES}
+            derived[form] = men if len(holders) > 1 and len(men) == 1 else set(holders)
         for form, cis in derived.items():
             owners[form] = cis
         self.names = names
@@ -428,6 +445,15 @@ def build_context(
                 qc.cue_noun_characters = _spouse_named(cue, mentions, m_starts, characters, spouses) or qc.cue_noun_characters
                 qc.cue_pronoun = next((_NOUN_GENDER[w] for w in subject.lower().split() if w in _NOUN_GENDER), None)
         qc.words = sum(len(text[s:e].split()) for s, e in qc.spans)
+    # A noun cue that names one character ("cried his wife") is a mention of that character
+    # in the narration, as a name would be: it makes them a candidate for the next turns.
+    noun_mentions = [Mention(qc.cue.start, qc.cue.end, qc.cue_noun_characters, False)
+                     for qc in ctxs if qc.cue is not None and len(qc.cue_noun_characters) == 1]
+    if noun_mentions:
+        mentions = sorted(mentions + noun_mentions, key=lambda m: (m.start, m.end))
+        m_starts = [m.start for m in mentions]
+        for m in noun_mentions:
+            total[m.characters[0]] += 1
     # Mentions inside each quotation, and vocatives (a name set off by a comma or at an edge).
     for qc in ctxs:
         voc: set[int] = set()

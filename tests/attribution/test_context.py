@@ -39,6 +39,26 @@ def test_alias_scanner_adds_unlisted_name_parts_but_not_shared_aliases():
     assert scanner.match("said Mr. Gorton") == (0,)
 
 
+def test_alias_scanner_reads_a_bare_surname_listed_only_after_a_title():
+    chars = [
+        Character("Mr. Turton", ["Mr. Turton", "The Collector"], "male"),
+        Character("Mrs. Turton", ["Mrs. Turton"], "female"),
+        Character("Miss Lavish", ["Miss Lavish"], "female"),
+        Character("Mr. Mcbryde", ["Mr. Mcbryde"], "male"),
+        Character("Dr. Allen", ["Dr. Allen"], "male"),
+        Character("Sir Thomas Allen", ["Sir Thomas Allen"], "male"),
+        Character("Mr. Hurst", ["Mr. Hurst"], "male"),
+        Character("Dr. Hurst", ["Dr. Hurst"], "male"),
+    ]
+    scanner = AliasScanner(chars)
+    text = "said Turton; said Mrs. Turton; Lavish laughed; said McBryde; said Allen; said Hurst"
+    found = [(text[s:e], owners) for s, e, owners in scanner.scan(text)]
+    # shared by a man and a woman, the surname names the man; two men keep it ambiguous,
+    # and a surname a full name already gives ("Allen" of "Sir Thomas Allen") keeps its owner
+    assert found == [("Turton", (0,)), ("Mrs. Turton", (1,)), ("Lavish", (2,)), ("McBryde", (3,)), ("Allen", (5,)),
+                     ("Hurst", (6, 7))]
+
+
 def test_build_context_reads_name_and_pronoun_cues_and_vocatives():
     text = (
         "\u201cI am quite sure,\u201d said Elizabeth, \u201cthat he is proud.\u201d\n\n"
@@ -108,13 +128,20 @@ def test_build_context_reads_his_wife_as_the_spouse_of_the_man_last_named():
     text = (
         "\u201cMy dear Mr. Bennet,\u201d said his lady to him one day, \u201chave you heard?\u201d\n\n"
         "Mr. Bennet replied that he had not.\n\n"
-        "\u201cDo you not want to know?\u201d cried his wife impatiently.\n"
+        "\u201cDo you not want to know?\u201d cried his wife impatiently.\n\n"
+        "\u201cYou want to tell me.\u201d\n\n"
+        "\u201cHow can you be so tiresome!\u201d\n"
     )
-    quotes = _quotes(text, ["My dear Mr. Bennet,", "have you heard?", "Do you not want to know?"])
-    ctx = build_context(text, find_paragraphs(text), [Quotation(spans=quotes[0].spans + quotes[1].spans), quotes[2]], chars)
-    lady, wife = ctx.quotes
+    quotes = _quotes(text, ["My dear Mr. Bennet,", "have you heard?", "Do you not want to know?", "You want to tell me.",
+                            "How can you be so tiresome!"])
+    ctx = build_context(text, find_paragraphs(text), [Quotation(spans=quotes[0].spans + quotes[1].spans), *quotes[2:]], chars)
+    lady, wife, _, _ = ctx.quotes
     assert lady.cue_noun_characters == (1,) and lady.cue_pronoun == "female"
     assert wife.cue_noun_characters == (1,)  # not Jane Bennet: no married title
+    # the cue is a narration mention of Mrs. Bennet, who is never named: she is a candidate
+    noun_mentions = [(text[m.start:m.end], m.characters) for m in ctx.mentions if not m.in_quote and m.characters == (1,)]
+    assert noun_mentions == [("said his lady", (1,)), ("cried his wife impatiently", (1,))]
+    assert all(1 in cands for cands in candidates(ctx))
 
 
 def test_a_cue_that_tells_the_sex_or_a_name_addressed_rules_candidates_out():
@@ -244,3 +271,4 @@ def test_conversation_turns_that_tell_the_speakers_sex_count_by_parity():
     # one turn after, the turn of the other parity was
     assert rows[2][lizzy, col["conv_same_sex"]] == 0.5 and rows[2][darcy, col["conv_same_sex"]] == -0.5
     assert rows[1][lizzy, col["conv_other_sex"]] == 1 and rows[1][darcy, col["conv_other_sex"]] == -1
+
