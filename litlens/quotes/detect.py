@@ -7,7 +7,8 @@ The stages, each a small function over plain offsets:
    by counting the paragraphs that open with each kind of mark.
 2. **Segments.** Each paragraph is scanned for quote marks. Straight double quotes
    alternate; curly ones say which way they face (an opening mark inside an open
-   quotation closes it: the closing mark was missing). In single-quote style an
+   quotation closes it: the closing mark was missing), unless their neighbours say
+   they were printed the wrong way round ("where--“ said Alice"). In single-quote style an
    apostrophe is told from a quote mark by its neighbours (``don't``, ``o'clock``,
    ``'tis``, ``the Bennets' house``, ``goin' home``, ``comin'?'``): a closing candidate
    followed by a lower-case word that is no speech cue is kept in reserve and only used
@@ -145,11 +146,11 @@ def _double_segments(text: str, p: Paragraph, pi: int) -> tuple[list[_Seg], bool
         i = p.start + m.start()
         ch = m.group()
         if open_at is None:
-            if ch == _DOUBLE_CLOSE:
+            if ch == _DOUBLE_CLOSE and not _faces_right(text, i, p.end):
                 continue  # a stray closing mark
             open_at = i
             continue
-        if ch in _DOUBLE_OPEN:
+        if ch in _DOUBLE_OPEN and not _faces_left(text, i, p.end):
             # An opening mark inside a quotation: the closing mark is missing. Close the
             # open quotation at the mark and start again.
             segs.append(_Seg(pi, open_at + 1, i, open_at, None))
@@ -161,6 +162,25 @@ def _double_segments(text: str, p: Paragraph, pi: int) -> tuple[list[_Seg], bool
     if inside:
         segs.append(_Seg(pi, open_at + 1, p.end, open_at, None))  # type: ignore[operator]
     return segs, inside
+
+
+def _faces_left(text: str, i: int, limit: int) -> bool:
+    """Does the mark at ``i`` close what comes before it, whichever way it is printed?
+
+    Smart-quote converters turn a closing mark after a dash into an opening one
+    ("I don't much care where--“ said Alice"): a mark that follows a word or punctuation
+    and is followed by a space, punctuation or the paragraph's end closes.
+    """
+    prev = text[i - 1] if i > 0 else " "
+    nxt = text[i + 1] if i + 1 < limit else " "
+    return not prev.isspace() and (nxt.isspace() or nxt in _CLOSES_BEFORE)
+
+
+def _faces_right(text: str, i: int, limit: int) -> bool:
+    """Does the mark at ``i`` open what follows it ("”Well," printed the wrong way)?"""
+    prev = text[i - 1] if i > 0 else " "
+    nxt = text[i + 1] if i + 1 < limit else " "
+    return (prev.isspace() or prev in _OPENS_AFTER) and (nxt.isalnum() or nxt in "_'‘")
 
 
 def _single_candidates(text: str, p: Paragraph) -> list[tuple[int, bool, bool, bool]]:

@@ -109,6 +109,16 @@ def test_detect_missing_closing_curly_mark_recovers_at_next_opening():
     assert spans_text(text, detect(text)) == [["I am done."], ["Who is there?"]]
 
 
+
+def test_detect_curly_marks_printed_the_wrong_way_round():
+    # smart-quote converters turn a closing mark after a dash into an opening one, and
+    # sometimes print an opening mark as a closing one
+    text = "“I don’t much care where--“ said Alice.\n\n”Then it doesn’t matter,” said the Cat."
+    assert spans_text(text, detect(text)) == [["I don’t much care where--"], ["Then it doesn’t matter,"]]
+    (first, second) = detect(text)
+    assert first.referring_expression == "said Alice"
+    assert second.referring_expression == "said the Cat"
+
 # --------------------------------------------------------------------------- interrupted speech
 
 
