@@ -13,6 +13,12 @@ with speech, at most one paragraph of narration apart, within a chapter) every t
 even number of turns away is likely the same speaker and every turn an odd number away the
 other one. Every pass reads the whole conversation that way: the first from the speakers
 its cues name, the later ones from the previous pass's answers.
+
+Characters talk in their own words ("my dear", "ain't", "Pooh Bear", a pet subject), and
+speakers pick up their own phrases within a conversation. A later pass also measures how
+much a quotation's words resemble what each candidate says in the rest of the book, by
+the previous pass's answers: tf-idf vectors of the quotations, each candidate's vector
+the answers' probabilities times the quotations' vectors, the quotation itself left out.
 """
 
 from __future__ import annotations
@@ -53,7 +59,9 @@ CONVERSATION_FEATURES = [
 BASE_FEATURES += CONVERSATION_FEATURES
 SECOND_FEATURES = [f"p1_nb{k}" for k in NEIGHBOURS] + [
     "p1_self", "p1_self_rank", "p1_nb-1_same_para", "p1_alt", "p1_conv_same", "p1_conv_other", "p1_conv_balance",
+    "p1_style_sim", "p1_style_lead",
 ]
+STYLE_MIN_P = 0.05  # answers less likely than this leave a candidate's vector alone
 
 
 class Conversations:
@@ -326,6 +334,7 @@ def second_rows(ctx: BookContext, cands: list[list[int]], first: list[dict[int, 
         for j in qs:
             total.update(first[j])
         turn_p.append({c: v / len(qs) for c, v in total.items()})
+    style = style_similarity(ctx, cands, first)
     for i, qc in enumerate(ctx.quotes):
         cs = cands[i]
         same: Counter = Counter()
@@ -356,6 +365,57 @@ def second_rows(ctx: BookContext, cands: list[list[int]], first: list[dict[int, 
             c_same = same[ci] / w_same if w_same else 0.0
             c_other = other[ci] / w_other if w_other else 0.0
             vals += [c_same, c_other, c_same - c_other]
+            vals += list(style[i][r])
             rows[r] = vals
         out.append(rows)
+    return out
+
+
+def quotation_vectors(ctx: BookContext):
+    """L2-normalised tf-idf vectors (words and word pairs, in two quotations or more) of
+    each quotation's words, one sparse row per quotation; None when no word repeats."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    texts = [" ".join(ctx.text[s:e] for s, e in qc.spans) for qc in ctx.quotes]
+    if len(texts) < 2:
+        return None
+    vectorizer = TfidfVectorizer(token_pattern=r"(?u)\b\w[\w'’]*\b", sublinear_tf=True, ngram_range=(1, 2), min_df=2)
+    try:
+        return vectorizer.fit_transform(texts)
+    except ValueError:  # an empty vocabulary: no word occurs in two quotations
+        return None
+
+
+def style_similarity(ctx: BookContext, cands: list[list[int]], first: list[dict[int, float]]) -> list[np.ndarray]:
+    """Per quotation, (cosine, lead over the best other candidate) of its words to each
+    candidate's words elsewhere in the book, by the answers ``first[i][character]``."""
+    from scipy import sparse
+
+    out = [np.zeros((len(cs), 2), dtype=np.float32) for cs in cands]
+    x = quotation_vectors(ctx)
+    if x is None:
+        return out
+    rows, cols, vals = [], [], []
+    for i, dist in enumerate(first):
+        for ci, p in dist.items():
+            if p > STYLE_MIN_P:
+                rows.append(ci)
+                cols.append(i)
+                vals.append(p)
+    weight = sparse.csr_matrix((vals, (rows, cols)), shape=(len(ctx.characters), len(ctx.quotes)))
+    sums = (weight @ x).toarray()  # character -> weighted sum of its quotations' vectors
+    sq = (sums * sums).sum(axis=1)
+    dots = np.asarray(x @ sums.T)  # quotation x character
+    self_sq = np.asarray(x.multiply(x).sum(axis=1)).ravel()
+    for i, cs in enumerate(cands):
+        if not cs:
+            continue
+        own = np.array([first[i].get(c, 0.0) if first[i].get(c, 0.0) > STYLE_MIN_P else 0.0 for c in cs])
+        # leave the quotation out of each candidate's vector: (sum - own * v) . v, |sum - own * v|
+        dot = dots[i, cs] - own * self_sq[i]
+        norm2 = np.maximum(sq[cs] - 2 * own * dots[i, cs] + own * own * self_sq[i], 0.0)
+        sim = np.where(norm2 > 1e-12, dot / np.sqrt(np.maximum(norm2, 1e-12)), 0.0)
+        for r in range(len(cs)):
+            best_other = max((sim[k] for k in range(len(cs)) if k != r), default=0.0)
+            out[i][r] = (sim[r], sim[r] - best_other)
     return out

@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from litlens.attribution.context import AliasScanner, build_context
-from litlens.attribution.features import BASE_FEATURES, SECOND_FEATURES, Conversations, base_rows, candidates, second_rows
+from litlens.attribution.features import (
+    BASE_FEATURES,
+    SECOND_FEATURES,
+    Conversations,
+    base_rows,
+    candidates,
+    second_rows,
+    style_similarity,
+)
 from litlens.model import Character, Quotation
 from litlens.quotes.types import Names
 from litlens.text.paragraphs import find_paragraphs
@@ -272,3 +280,37 @@ def test_conversation_turns_that_tell_the_speakers_sex_count_by_parity():
     assert rows[2][lizzy, col["conv_same_sex"]] == 0.5 and rows[2][darcy, col["conv_same_sex"]] == -0.5
     assert rows[1][lizzy, col["conv_other_sex"]] == 1 and rows[1][darcy, col["conv_other_sex"]] == -1
 
+
+
+def test_a_later_pass_reads_whose_words_a_quotation_resembles():
+    text = (
+        "\u201cA capital dinner, upon my word,\u201d said Darcy.\n\n"
+        "\u201cWhat a lovely bonnet,\u201d said Elizabeth.\n\n"
+        "The evening went on.\n\n"
+        "It rained all week.\n\n"
+        "\u201cSo lovely, the bonnet,\u201d said Elizabeth.\n\n"
+        "The week went on.\n\n"
+        "The sun came out.\n\n"
+        "\u201cCapital, upon my word.\u201d\n"
+    )
+    pieces = ["A capital dinner, upon my word,", "What a lovely bonnet,", "So lovely, the bonnet,", "Capital, upon my word."]
+    ctx = build_context(text, find_paragraphs(text), _quotes(text, pieces), CHARS)
+    cands = candidates(ctx)
+    lizzy, darcy = 0, 1
+    answers = [{darcy: 0.9, lizzy: 0.1}, {lizzy: 1.0}, {lizzy: 1.0}, {c: 1.0 / len(cands[3]) for c in cands[3]}]
+    style = style_similarity(ctx, cands, answers)
+    # the last quotation shares "capital", "upon my word" with Darcy's first, nothing with
+    # Elizabeth's (whose words hold the first at 0.1)
+    sim = {c: style[3][r] for r, c in enumerate(cands[3])}
+    assert sim[darcy][0] > 0.5 and sim[lizzy][0] < 0.1
+    assert sim[darcy][1] == pytest.approx(sim[darcy][0] - max(v[0] for c, v in sim.items() if c != darcy))
+    # a quotation is left out of its own speaker's words: the second one resembles the third
+    # (Elizabeth's), and the first is Darcy's words only through the other quotation
+    sim1 = {c: style[1][r] for r, c in enumerate(cands[1])}
+    assert sim1[lizzy][0] > 0.3 and sim1[lizzy][1] > 0
+    sim0 = {c: style[0][r] for r, c in enumerate(cands[0])}
+    assert sim0[darcy][0] > 0.3  # through "Capital, upon my word." at 1 / len(candidates)
+    # the feature reaches the later pass's rows
+    second = second_rows(ctx, cands, answers)
+    scol = {name: k for k, name in enumerate(SECOND_FEATURES)}
+    assert second[3][cands[3].index(darcy), scol["p1_style_sim"]] == pytest.approx(sim[darcy][0])
