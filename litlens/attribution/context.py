@@ -43,6 +43,11 @@ _NOUN_GENDER = {
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _MALE_TITLES = {"mr", "sir", "dr", "lord", "monsieur", "captain", "colonel", "professor", "major", "general", "rev", "inspector"}
 _TITLE_WORDS = _MALE_TITLES | {"mrs", "miss", "ms", "lady", "madame", "mme", "mlle", "mademoiselle"}
+# Ranks and offices a narrator uses as a noun for the one character who holds them
+# ("said the count" for Count Mippipopolous, "the general" for General Tilney).
+_RANKS = {"dr": "doctor", **{w: w for w in """doctor professor captain colonel major general inspector sergeant
+          lieutenant admiral count countess baron baroness duke duchess marquis prince princess judge
+          bishop abbé abbe""".split()}}
 _HONORIFIC_WORDS = {"mr", "mrs", "miss", "ms", "dr", "sir", "lady", "lord", "madame", "mme", "mlle", "monsieur",
                     "mademoiselle", "captain", "colonel", "professor", "aunt", "uncle", "cousin", "the", "old", "young", "little", "poor"}
 
@@ -198,6 +203,9 @@ class AliasScanner:
     sentences is a common word ("That" of "That Inspector In The Cab", "Man" of "the
     Wooden-Legged Man", "One" of "One Of The Police"): in the book's text it is found only
     where a capital inside a sentence marks it as a name, never at the start of a sentence.
+
+    ``ranks`` maps a rank or office ("count", "colonel", "doctor") to the characters whose
+    names start with it, for noun cues that name no one else ("said the count").
     """
 
     def __init__(self, characters: Sequence[Character], names: Names | None = None):
@@ -245,6 +253,13 @@ class AliasScanner:
         self.owners = {k: tuple(sorted(v)) for k, v in owners.items()}
         self.max_words = max((len(k.split()) for k in self.owners), default=0)
         self.first_words = {k.split()[0] for k in self.owners}
+        ranks: dict[str, set[int]] = {}
+        for ci, c in enumerate(characters):
+            for alias in [c.name, *c.aliases]:
+                words = normalise_alias(alias).split()
+                if len(words) >= 2 and words[0] in _RANKS:
+                    ranks.setdefault(_RANKS[words[0]], set()).add(ci)
+        self.ranks = {k: tuple(sorted(v)) for k, v in ranks.items()}
 
     def scan(self, text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, tuple[int, ...]]]:
         if not self.owners:
@@ -432,7 +447,7 @@ def build_context(
                         qc.cue_pronoun = "other"
                         break
             else:
-                qc.cue_noun_characters = scanner.match(subject)
+                qc.cue_noun_characters = scanner.match(subject) or scanner.ranks.get(subject.lower().split()[-1] if subject else "", ())
                 tail = _noun_tail(text, cue.end)
                 if tail is not None:
                     prep, words = tail

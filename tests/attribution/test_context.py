@@ -98,6 +98,19 @@ def test_build_context_reads_the_gender_of_a_noun_cue():
     assert gentleman.cue_pronoun == "male"
 
 
+RANKED = [Character(n, [n], "male") for n in ("Count Mippipopolous", "Jake Barnes", "Colonel Brandon", "Colonel Forster")]
+
+
+@pytest.mark.parametrize(
+    "noun, named",
+    [("the count", (0,)), ("the colonel", (2, 3)), ("the waiter", ())],  # two colonels: the cue stays ambiguous
+)
+def test_build_context_reads_a_rank_as_the_characters_who_hold_it(noun, named):
+    text = f"\u201cThis is good wine,\u201d said {noun}.\n"
+    (quote,) = build_context(text, find_paragraphs(text), _quotes(text, ["This is good wine,"]), RANKED).quotes
+    assert quote.cue_noun_characters == named
+
+
 def test_build_context_reads_a_noun_cue_that_goes_on_after_its_noun():
     chars = [
         Character("Mr. Emerson", ["Mr. Emerson"], "male"),
