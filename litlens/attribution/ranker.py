@@ -8,11 +8,11 @@ leaves out that character, when anyone else is left.
 Each later pass adds the previous pass's answers for the neighbouring quotations and the
 rest of the conversation, and how much the quotation's words resemble each candidate's
 words elsewhere in the book by those answers (:data:`SECOND_FEATURES`), and scores again,
-so that a speaker named once is carried along a run of unattributed turns. For training a later pass, the
-previous pass's answers on the training novels come from models that did not see those
-novels (cross-fitting by novel), so the pass learns how far to trust them. An isotonic map
-from the winning probability to the observed accuracy, fitted on held-out novels, gives
-the confidence.
+so that a speaker named once is carried along a run of unattributed turns. For training
+a later pass, the previous pass's answers on the training novels come from models that did
+not see those novels (cross-fitting by novel), so the pass learns how far to trust them.
+An isotonic map from the winning probability to the observed accuracy, fitted on held-out
+novels, gives the confidence.
 """
 
 from __future__ import annotations
