@@ -402,7 +402,7 @@ def style_similarity(ctx: BookContext, cands: list[list[int]], first: list[dict[
                 rows.append(ci)
                 cols.append(i)
                 vals.append(p)
-    weight = sparse.csr_matrix((vals, (rows, cols)), shape=(len(ctx.characters), len(ctx.quotes)))
+    weight = sparse.csc_matrix((vals, (rows, cols)), shape=(len(ctx.characters), len(ctx.quotes)))
     sums = (weight @ x).toarray()  # character -> weighted sum of its quotations' vectors
     sq = (sums * sums).sum(axis=1)
     dots = np.asarray(x @ sums.T)  # quotation x character
@@ -410,12 +410,15 @@ def style_similarity(ctx: BookContext, cands: list[list[int]], first: list[dict[
     for i, cs in enumerate(cands):
         if not cs:
             continue
-        own = np.array([first[i].get(c, 0.0) if first[i].get(c, 0.0) > STYLE_MIN_P else 0.0 for c in cs])
+        own = weight[cs, i].toarray().ravel()  # the quotation's own share of each candidate's sum
         # leave the quotation out of each candidate's vector: (sum - own * v) . v, |sum - own * v|
         dot = dots[i, cs] - own * self_sq[i]
         norm2 = np.maximum(sq[cs] - 2 * own * dots[i, cs] + own * own * self_sq[i], 0.0)
         sim = np.where(norm2 > 1e-12, dot / np.sqrt(np.maximum(norm2, 1e-12)), 0.0)
-        for r in range(len(cs)):
-            best_other = max((sim[k] for k in range(len(cs)) if k != r), default=0.0)
-            out[i][r] = (sim[r], sim[r] - best_other)
+        # lead over the best other candidate: the best overall, or the second best for the best
+        order = np.argsort(-sim, kind="stable")
+        best_other = np.full(len(cs), sim[order[0]])
+        best_other[order[0]] = sim[order[1]] if len(cs) > 1 else 0.0
+        out[i][:, 0] = sim
+        out[i][:, 1] = sim - best_other
     return out
