@@ -1,10 +1,11 @@
 """The learned part of the CPU attributor: a two-pass ranker over candidate characters.
 
-Pass 1 scores each (quotation, candidate) pair from :data:`BASE_FEATURES` with gradient
-boosted trees; the scores of one quotation's candidates are normalised with a softmax,
-and a cue that tells the speaker's sex ("returned she", "cried his wife") leaves out the
-candidates of the other sex, as a name the quotation addresses ("My dear Mr. Bennet")
-leaves out that character, when anyone else is left.
+Pass 1 scores each (quotation, candidate) pair from :data:`BASE_FEATURES`, and from each
+feature's lead over the quotation's best other candidate, with gradient boosted trees; the
+scores of one quotation's candidates are normalised with a softmax, and a cue that tells
+the speaker's sex ("returned she", "cried his wife") leaves out the candidates of the
+other sex, as a name the quotation addresses ("My dear Mr. Bennet") leaves out that
+character, when anyone else is left.
 Each later pass adds the previous pass's answers for the neighbouring quotations and the
 rest of the conversation, and how much the quotation's words resemble each candidate's
 words elsewhere in the book by those answers (:data:`SECOND_FEATURES`), and scores again,
@@ -35,7 +36,7 @@ if TYPE_CHECKING:  # scikit-learn takes seconds to import: only training and loa
     from sklearn.ensemble import HistGradientBoostingClassifier
     from sklearn.isotonic import IsotonicRegression
 
-MODEL_FORMAT = "litlens-attributor-2"
+MODEL_FORMAT = "litlens-attributor-3"
 PASSES = 2  # the first pass and one that reads its answers (a third measured no better)
 
 
@@ -70,8 +71,28 @@ def _new_model(seed: int) -> HistGradientBoostingClassifier:
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     return HistGradientBoostingClassifier(
-        max_iter=200, learning_rate=0.1, max_leaf_nodes=31, min_samples_leaf=30, l2_regularization=1.0, random_state=seed
+        max_iter=200, learning_rate=0.1, max_leaf_nodes=63, min_samples_leaf=50, l2_regularization=1.0, random_state=seed
     )
+
+
+def leads(rows: np.ndarray) -> np.ndarray:
+    """Each candidate's lead on each feature over the best other candidate of the quotation.
+
+    A tree sees one (quotation, candidate) row at a time; whether a candidate's 0.4 is the
+    quotation's best or trails a 0.9 is only visible next to the other rows. Zero for a
+    quotation's only candidate, and for candidates tied at the top.
+    """
+    if len(rows) < 2:
+        return np.zeros_like(rows, dtype=float)
+    top = -np.partition(-rows, 1, axis=0)[:2]  # per column: best, second best
+    best_other = np.where(rows == top[0], top[1], top[0])
+    return rows - best_other
+
+
+def _model_input(rows: np.ndarray, second: np.ndarray | None) -> np.ndarray:
+    """One quotation's candidate rows as the trees read them: the features, then their leads."""
+    x = rows if second is None else np.hstack([rows, second])
+    return np.hstack([x, leads(x)])
 
 
 def _stack(books: Sequence[PreparedBook], second: Sequence[list[np.ndarray]] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -81,11 +102,10 @@ def _stack(books: Sequence[PreparedBook], second: Sequence[list[np.ndarray]] | N
             label = book.labels[qi] if qi < len(book.labels) else None
             if label is None or not len(rows):
                 continue
-            x = rows if second is None else np.hstack([rows, second[bi][qi]])
-            xs.append(x)
+            xs.append(_model_input(rows, None if second is None else second[bi][qi]))
             ys.append(np.array([c == label for c in book.candidates[qi]], dtype=np.int8))
     if not xs:
-        return np.zeros((0, len(BASE_FEATURES) + (len(SECOND_FEATURES) if second is not None else 0))), np.zeros(0)
+        return np.zeros((0, 2 * (len(BASE_FEATURES) + (len(SECOND_FEATURES) if second is not None else 0)))), np.zeros(0)
     return np.vstack(xs), np.concatenate(ys)
 
 
@@ -93,7 +113,7 @@ def _softmax_scores(model: HistGradientBoostingClassifier, book: PreparedBook, s
     sizes = [len(r) for r in book.base]
     if not sum(sizes):
         return [{} for _ in sizes]
-    x = np.vstack([r if second is None else np.hstack([r, second[qi]]) for qi, r in enumerate(book.base) if len(r)])
+    x = np.vstack([_model_input(r, None if second is None else second[qi]) for qi, r in enumerate(book.base) if len(r)])
     logit = model.decision_function(x)
     out: list[dict[int, float]] = []
     k = 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from litlens.attribution.context import AliasScanner, build_context
@@ -179,6 +180,21 @@ def test_a_cue_that_tells_the_sex_or_a_name_addressed_rules_candidates_out():
     ctx = build_context(text, find_paragraphs(text), _quotes(text, ["My dear Mr. Darcy, you are late."]), CHARS)
     assert ctx.quotes[0].vocatives == (1,)
     assert _rule_out(ctx, 0, {1: 0.5, 0: 0.5}) == {1: 0.0, 0: 1.0}  # Mr. Darcy is addressed
+
+
+def test_leads_compare_each_candidate_with_the_best_other_one_of_its_quotation():
+    from litlens.attribution.ranker import _model_input, leads
+
+    rows = np.array([[1.0, 0.4, 3.0], [0.5, 0.9, 3.0], [0.2, 0.1, 1.0]])
+    # first column: the leader is 0.5 ahead of the runner-up, who trails it by 0.5, and the
+    # third trails the leader by 0.8; last column: two tied at the top lead by nothing.
+    assert leads(rows) == pytest.approx(np.array([[0.5, -0.5, 0.0], [-0.5, 0.5, 0.0], [-0.8, -0.8, -2.0]]))
+    assert leads(rows[:1]).tolist() == [[0.0, 0.0, 0.0]]  # a quotation's only candidate
+    second = np.array([[0.7], [0.1], [0.0]])
+    x = _model_input(rows, second)
+    assert x.shape == (3, 8)
+    assert x[:, :4].tolist() == np.hstack([rows, second]).tolist()
+    assert x[:, 7] == pytest.approx([0.6, -0.6, -0.7])
 
 
 def test_alias_scanner_skips_a_derived_common_word_at_the_start_of_a_sentence():
