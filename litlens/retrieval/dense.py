@@ -6,12 +6,18 @@ package (mean pooling, normalised vectors, as that model was trained). Any Huggi
 or local folder works where weights can be reached, e.g. ``roberta-base`` with first-token
 pooling on a GPU machine, or a folder written by ``litlens train retriever`` (which holds
 ``query/`` and ``passage/`` sub-folders and a ``litlens_retriever.json``).
+
+Precision: on a CPU with bfloat16 matrix units (Intel AMX), ``precision="auto"`` runs the
+encoder in bfloat16, which encodes about twice as fast and gives vectors whose cosine to the
+float32 ones is above 0.9998 (see ``benchmarks/bench_retrieval.py``); elsewhere it stays in
+float32, since without those units bfloat16 is several times slower. ``LITLENS_DENSE_PRECISION=fp32`` (or ``bf16``) overrides the choice for the process.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,6 +29,8 @@ import numpy as np
 from litlens.errors import LitLensError, LitLensWarning
 
 POOLINGS = ("mean", "first")
+PRECISIONS = ("auto", "fp32", "bf16")
+PRECISION_ENV = "LITLENS_DENSE_PRECISION"
 PACKAGED_MODEL_LABEL = "all-MiniLM-L6-v2"
 RETRIEVER_CONFIG = "litlens_retriever.json"
 
@@ -100,6 +108,29 @@ def default_device() -> str:
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
+def cpu_has_bf16_matrix_units() -> bool:
+    """True when this CPU multiplies bfloat16 matrices in hardware (Intel AMX)."""
+    import torch
+
+    capabilities = getattr(torch.cpu, "get_capabilities", None)
+    if capabilities is None:
+        return False
+    try:
+        return bool(capabilities().get("amx_bf16"))
+    except Exception:  # noqa: BLE001 - a capability probe must never stop a search
+        return False
+
+
+def resolve_precision(precision: str | None, device: str) -> str:
+    """``fp32`` or ``bf16`` for ``precision`` (None: the environment variable, else ``auto``)."""
+    precision = (precision or os.environ.get(PRECISION_ENV) or "auto").strip().lower()
+    if precision not in PRECISIONS:
+        raise EncoderError(f"precision {precision!r} is not one of {', '.join(PRECISIONS)} (check {PRECISION_ENV})")
+    if precision == "auto":
+        return "bf16" if device == "cpu" and cpu_has_bf16_matrix_units() else "fp32"
+    return precision
+
+
 class DenseEncoder:
     """Encode queries and passages into vectors whose dot product ranks passages.
 
@@ -117,7 +148,8 @@ class DenseEncoder:
         normalize: bool | None = None,
         device: str | None = None,
         max_length: int | None = None,
-        batch_size: int = 64,
+        batch_size: int = 32,
+        precision: str | None = None,
     ) -> None:
         self.label = model_label(model)
         path = packaged_model_path() if model is None else Path(model) if Path(str(model)).exists() else model
@@ -138,6 +170,12 @@ class DenseEncoder:
         self.batch_size = batch_size
         self._passage = _load_encoder(passage_path, self.device)
         self._query = _load_encoder(query_path, self.device) if query_path and query_path != passage_path else self._passage
+        self.precision = resolve_precision(precision, self.device)
+        if self.precision == "bf16":
+            import torch
+
+            for enc in {id(self._passage): self._passage, id(self._query): self._query}.values():
+                enc.model.to(torch.bfloat16)
         self.max_length = min(max_length or self._passage.max_length, self._passage.max_length)
         self.cache_key = f"{self.label}|{self.pooling}|{'norm' if self.normalize else 'raw'}"
         # A retriever trained here saw [MASK] in its queries; an off-the-shelf encoder did not,
@@ -167,7 +205,9 @@ class DenseEncoder:
                 batch = enc.tokenizer(
                     [texts[i] for i in idx], padding=True, truncation=True, max_length=self.max_length, return_tensors="pt"
                 ).to(self.device)
-                vectors = pool_hidden(enc.model(**batch).last_hidden_state, batch["attention_mask"], self.pooling)
+                # Pool and normalise in float32 whatever precision the encoder runs in.
+                hidden = enc.model(**batch).last_hidden_state.float()
+                vectors = pool_hidden(hidden, batch["attention_mask"], self.pooling)
                 if self.normalize:
                     vectors = torch.nn.functional.normalize(vectors, dim=-1)
                 out[idx] = vectors.float().cpu().numpy()

@@ -111,8 +111,8 @@ def train_retriever(
     else:
         start_q = start_p = start_path
     device = "cuda" if torch.cuda.is_available() else "cpu"
-    qenc = DenseEncoder(start_q, pooling=pooling, device=device, max_length=max_length)._passage
-    penc = DenseEncoder(start_p, pooling=pooling, device=device, max_length=max_length)._passage
+    qenc = DenseEncoder(start_q, pooling=pooling, device=device, max_length=max_length, precision="fp32")._passage
+    penc = DenseEncoder(start_p, pooling=pooling, device=device, max_length=max_length, precision="fp32")._passage
     if start_q == start_p:  # separate encoders: the query one must be its own copy
         import copy
 

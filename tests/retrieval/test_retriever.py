@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from litlens.errors import LitLensError
+from litlens.retrieval import dense
 from litlens.retrieval.candidates import build_candidates
-from litlens.retrieval.dense import DenseEncoder, EncoderError, shared_encoder
+from litlens.retrieval.dense import PRECISION_ENV, DenseEncoder, EncoderError, resolve_precision, shared_encoder
 from litlens.retrieval.retriever import Retriever
 from litlens.model import Sentence
 
@@ -53,6 +55,33 @@ def test_first_token_pooling_gives_other_vectors():
     assert enc.cache_key != shared_encoder().cache_key
     v = enc.encode_passages(TEXTS[:2])
     assert v.shape == (2, 384)
+
+
+def test_bfloat16_encoder_gives_the_float32_vectors_to_four_decimals():
+    exact = DenseEncoder(precision="fp32")
+    fast = DenseEncoder(precision="bf16")
+    assert (exact.precision, fast.precision) == ("fp32", "bf16")
+    a, b = exact.encode_passages(TEXTS), fast.encode_passages(TEXTS)
+    assert b.dtype == np.float32
+    cosines = (a * b).sum(1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+    assert cosines.min() > 0.999
+    q = "Darcy declares his love: his feelings will not be repressed"
+    assert np.argmax(a @ exact.encode_queries([q])[0]) == np.argmax(b @ fast.encode_queries([q])[0]) == 1
+
+
+def test_precision_auto_uses_bfloat16_only_on_a_cpu_with_matrix_units(monkeypatch):
+    monkeypatch.delenv(PRECISION_ENV, raising=False)
+    monkeypatch.setattr(dense, "cpu_has_bf16_matrix_units", lambda: True)
+    assert resolve_precision(None, "cpu") == "bf16"
+    assert resolve_precision("auto", "cuda") == "fp32"
+    monkeypatch.setattr(dense, "cpu_has_bf16_matrix_units", lambda: False)
+    assert resolve_precision("auto", "cpu") == "fp32"
+    monkeypatch.setenv(PRECISION_ENV, "BF16")
+    assert resolve_precision(None, "cpu") == "bf16"
+    assert resolve_precision("fp32", "cpu") == "fp32"  # an explicit choice beats the variable
+    monkeypatch.setenv(PRECISION_ENV, "half")
+    with pytest.raises(EncoderError, match="LITLENS_DENSE_PRECISION"):
+        resolve_precision(None, "cpu")
 
 
 def test_a_text_generator_is_not_accepted_as_encoder(tmp_path):
