@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_retrieval.py [--project PP.litlens] [--skip-dense] [--no-baseline]
 
 Without --project the sample novel is ingested into a temporary project first. The dense index
-is built the way ``litlens index`` builds it (precision ``auto``: bfloat16 on a CPU with AMX);
+is built as the first dense search builds it (precision ``auto``: bfloat16 on a CPU with AMX);
 unless --no-baseline is given, every passage is then encoded again in float32 in the same run,
 for the speed ratio and for how close the two sets of vectors are (cosine, and overlap of the
 top 10 passages of the eight queries). Writes benchmarks/results/retrieval_speed.json.

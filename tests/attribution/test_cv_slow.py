@@ -9,9 +9,10 @@ from litlens.services.attribution import evaluate_attribution
 pytestmark = pytest.mark.slow
 
 
-MIN_GOLD_ACCURACY = 0.75  # measured 0.769 (benchmarks/results/attribution.json); target 0.85 not met yet
-MIN_GOLD_EXPLICIT = 0.95  # measured 0.965; target 0.97 not met yet
-MIN_E2E_ACCURACY = 0.70  # measured 0.728; target 0.75 not met yet
+# Regression floors a little under the figures in benchmarks/results/attribution.json.
+MIN_GOLD_ACCURACY = 0.82  # measured 0.834; target 0.85 not met yet
+MIN_GOLD_EXPLICIT = 0.97  # measured 0.974; target 0.97
+MIN_E2E_ACCURACY = 0.78  # measured 0.795; target 0.75
 
 
 def test_cv_gold_quotes_gold_characters_all_novels(pdnc_dir):

@@ -31,8 +31,14 @@ def test_cli_eval_retrieval_writes_the_run(birco_dir, tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_hybrid_reaches_the_target_on_birco_dev(birco_dir):
-    assert evaluate_retriever(load_beir(birco_dir), "hybrid").metrics["ndcg@10"] >= 25.0
+@pytest.mark.filterwarnings("ignore::litlens.retrieval.dense.QueryTruncatedWarning")  # long BIRCO queries are cut around [MASK]
+def test_hybrid_adds_lexical_evidence_to_the_dense_encoder_on_birco_dev(birco_dir):
+    data = load_beir(birco_dir)
+    hybrid = evaluate_retriever(data, "hybrid").metrics["ndcg@10"]
+    dense = evaluate_retriever(data, "dense").metrics["ndcg@10"]
+    # Measured 25.0 against 20.1. Hybrid sits at the 25 target but is not claimed to reach it
+    # (README: its held-out split-half figure is 22.2); BM25 alone is the method that does.
+    assert hybrid >= dense + 3.0
 
 
 def test_cli_reports_a_malformed_beir_folder(tmp_path, capsys):

@@ -57,7 +57,7 @@ def test_first_token_pooling_gives_other_vectors():
     assert v.shape == (2, 384)
 
 
-def test_bfloat16_encoder_gives_the_float32_vectors_to_four_decimals():
+def test_bfloat16_encoder_gives_almost_the_float32_vectors():
     exact = DenseEncoder(precision="fp32")
     fast = DenseEncoder(precision="bf16")
     assert (exact.precision, fast.precision) == ("fp32", "bf16")
