@@ -110,14 +110,18 @@ def default_device() -> str:
 
 
 def cpu_has_bf16_matrix_units() -> bool:
-    """True when this CPU multiplies bfloat16 matrices in hardware (Intel AMX)."""
+    """True when this CPU multiplies bfloat16 matrices in hardware (Intel AMX) and the
+    operating system lets this process use them (Linux before 5.16 does not)."""
     import torch
 
     capabilities = getattr(torch.cpu, "get_capabilities", None)
     if capabilities is None:
         return False
     try:
-        return bool(capabilities().get("amx_bf16"))
+        if not capabilities().get("amx_bf16"):
+            return False
+        init_amx = getattr(torch.cpu, "_init_amx", None)  # asks the kernel for the AMX state
+        return True if init_amx is None else bool(init_amx())
     except Exception:  # noqa: BLE001 - a capability probe must never stop a search
         return False
 

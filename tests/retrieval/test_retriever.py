@@ -84,6 +84,18 @@ def test_precision_auto_uses_bfloat16_only_on_a_cpu_with_matrix_units(monkeypatc
         resolve_precision(None, "cpu")
 
 
+def test_matrix_units_count_only_when_the_cpu_has_them_and_the_system_lets_us_use_them(monkeypatch):
+    import torch
+
+    monkeypatch.setattr(torch.cpu, "get_capabilities", lambda: {"amx_bf16": False}, raising=False)
+    assert not dense.cpu_has_bf16_matrix_units()
+    monkeypatch.setattr(torch.cpu, "get_capabilities", lambda: {"amx_bf16": True}, raising=False)
+    monkeypatch.setattr(torch.cpu, "_init_amx", lambda: False, raising=False)  # kernel refuses
+    assert not dense.cpu_has_bf16_matrix_units()
+    monkeypatch.setattr(torch.cpu, "_init_amx", lambda: True, raising=False)
+    assert dense.cpu_has_bf16_matrix_units()
+
+
 def test_a_text_generator_is_not_accepted_as_encoder(tmp_path):
     (tmp_path / "config.json").write_text('{"model_type": "llama", "architectures": ["LlamaForCausalLM"]}')
     with pytest.raises(EncoderError, match="not an encoder"):
