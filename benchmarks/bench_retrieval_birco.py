@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -62,7 +63,10 @@ def main() -> int:
         split[param] = {"ndcg@10 per value (all 30 queries)": per_value,
                         "held-out half ndcg@10, mean of 20 splits": round(sum(held) / len(held), 1)}
         print(param, split[param], file=sys.stderr)
-    out = {"data": args.data, "queries": len(data.qrels), "methods": table, "split_half": split,
+    data_path = Path(args.data).resolve()
+    if data_path.is_relative_to(HERE.parent.parent):  # the repository's ../shared: say so, not this machine's path
+        data_path = Path(os.path.relpath(data_path, HERE.parent))
+    out = {"data": str(data_path), "queries": len(data.qrels), "methods": table, "split_half": split,
            "note": "tau = 0 means no mask-distance weighting; hybrid uses tau 30"}
     Path(args.out).write_text(json.dumps(out, indent=2), encoding="utf-8")
     print(json.dumps(out, indent=2))

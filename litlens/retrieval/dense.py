@@ -179,8 +179,8 @@ class DenseEncoder:
         if self.precision == "bf16":
             import torch
 
-            for enc in {id(self._passage): self._passage, id(self._query): self._query}.values():
-                enc.model.to(torch.bfloat16)
+            for model in {self._passage.model, self._query.model}:  # one model when they are shared
+                model.to(torch.bfloat16)
         self.max_length = min(max_length or self._passage.max_length, self._passage.max_length)
         self.cache_key = f"{self.label}|{self.pooling}|{'norm' if self.normalize else 'raw'}"
         # A retriever trained here saw [MASK] in its queries; an off-the-shelf encoder did not,
@@ -215,7 +215,7 @@ class DenseEncoder:
                 vectors = pool_hidden(hidden, batch["attention_mask"], self.pooling)
                 if self.normalize:
                     vectors = torch.nn.functional.normalize(vectors, dim=-1)
-                out[idx] = vectors.float().cpu().numpy()
+                out[idx] = vectors.cpu().numpy()
                 done += len(idx)
                 if progress is not None:
                     progress(done / len(texts), f"encoded {done:,} of {len(texts):,} passages")
