@@ -12,6 +12,9 @@ words elsewhere in the book by those answers (:data:`SECOND_FEATURES`), and scor
 so that a speaker named once is carried along a run of unattributed turns. For training
 a later pass, the previous pass's answers on the training novels come from models that did
 not see those novels (cross-fitting by novel), so the pass learns how far to trust them.
+Last, each conversation is read as a whole (:mod:`litlens.attribution.dialogue`): the
+last pass's probabilities, and a small model of when the speaker changes at a new turn,
+give each quotation its marginal over every assignment of speakers to the conversation.
 An isotonic map from the winning probability to the observed accuracy, fitted on held-out
 novels, gives the confidence.
 """
@@ -29,6 +32,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from litlens.attribution.context import BookContext
+from litlens.attribution.dialogue import TURN_FEATURES, change_odds, fit_turn_model, turn_taking
 from litlens.attribution.features import BASE_FEATURES, SECOND_FEATURES, base_rows, candidates, second_rows
 from litlens.model import Cancelled, Progress
 
@@ -36,7 +40,7 @@ if TYPE_CHECKING:  # scikit-learn takes seconds to import: only training and loa
     from sklearn.ensemble import HistGradientBoostingClassifier
     from sklearn.isotonic import IsotonicRegression
 
-MODEL_FORMAT = "litlens-attributor-3"
+MODEL_FORMAT = "litlens-attributor-4"
 PASSES = 2  # the first pass and one that reads its answers (a third measured no better)
 
 
@@ -152,6 +156,7 @@ def _max_probs(dists: list[dict[int, float]]) -> list[tuple[int | None, float]]:
 class SpeakerRanker:
     first: HistGradientBoostingClassifier
     later: list[HistGradientBoostingClassifier]  # passes 2, 3, ...
+    turns: HistGradientBoostingClassifier  # who speaks at a new turn: see litlens.attribution.dialogue
     calibration: IsotonicRegression | None
     trained_on: list[str]
     meta: dict = field(default_factory=dict)
@@ -162,7 +167,7 @@ class SpeakerRanker:
             p = _softmax_scores(self.first, book, None)
             for model in self.later:
                 p = _softmax_scores(model, book, second_rows(book.context, book.candidates, p))
-            return p
+            return turn_taking(book.context, p, change_odds(book.context, self.turns))
 
     def predict(self, book: PreparedBook) -> list[tuple[int | None, float]]:
         """Per quotation: (character index or None, calibrated confidence)."""
@@ -179,10 +184,12 @@ class SpeakerRanker:
             "format": MODEL_FORMAT,
             "first": self.first,
             "later": list(self.later),
+            "turns": self.turns,
             "calibration": self.calibration,
             "trained_on": list(self.trained_on),
             "base_features": list(BASE_FEATURES),
             "second_features": list(SECOND_FEATURES),
+            "turn_features": list(TURN_FEATURES),
             "meta": dict(self.meta),
             "sklearn": sklearn.__version__,
         }
@@ -201,7 +208,7 @@ def train_ranker(
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
 ) -> SpeakerRanker:
-    """Fit both passes and the confidence calibration on labelled books (at least two)."""
+    """Fit the passes, the turn-taking model and the confidence calibration on labelled books (at least two)."""
     with _cpu_share():
         return _train(books, inner_folds=inner_folds, seed=seed, progress=progress, cancelled=cancelled)
 
@@ -215,7 +222,7 @@ def _train(
     if len(books) < 2:
         raise ValueError("training the attributor needs at least two labelled novels")
     folds = _folds(len(books), inner_folds)
-    steps = PASSES * (len(folds) + 1)
+    steps = (PASSES + 1) * (len(folds) + 1)
     done = 0
     held: dict[int, list[dict[int, float]]] = {}  # the last pass's answers from models that did not see the novel
     features: list[list[np.ndarray]] | None = None
@@ -237,6 +244,17 @@ def _train(
         x, y = _stack(books, features)
         models.append(_new_model(seed).fit(x, y))
         done += 1
+    # The whole conversation read at once, with turn models that did not see the novel either.
+    for fi, fold in enumerate(folds):
+        if cancelled and cancelled():
+            raise CancelledError("training")
+        report(done / steps, f"turn taking, fold {fi + 1} of {len(folds)}")
+        turns = fit_turn_model([(books[i].context, books[i].labels) for i in range(len(books)) if i not in fold], seed)
+        for i in fold:
+            held[i] = turn_taking(books[i].context, held[i], change_odds(books[i].context, turns))
+        done += 1
+    report(done / steps, "turn taking, all novels")
+    turns = fit_turn_model([(b.context, b.labels) for b in books], seed)
     winners: list[float] = []
     right: list[int] = []
     for i, book in enumerate(books):
@@ -252,7 +270,7 @@ def _train(
 
         calibration = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(winners, right)
     report(1.0, "trained")
-    return SpeakerRanker(models[0], models[1:], calibration, [b.name for b in books])
+    return SpeakerRanker(models[0], models[1:], turns, calibration, [b.name for b in books])
 
 
 def ranker_from_state(state: dict) -> SpeakerRanker:
@@ -260,9 +278,13 @@ def ranker_from_state(state: dict) -> SpeakerRanker:
         raise ValueError("not a LitLens attributor model")
     if state["format"] != MODEL_FORMAT:
         raise ValueError(f"the model is in format {state['format']!r}, this LitLens reads {MODEL_FORMAT!r}")
-    if state.get("base_features") != list(BASE_FEATURES) or state.get("second_features") != list(SECOND_FEATURES):
+    if (
+        state.get("base_features") != list(BASE_FEATURES)
+        or state.get("second_features") != list(SECOND_FEATURES)
+        or state.get("turn_features") != list(TURN_FEATURES)
+    ):
         raise ValueError("the model was trained on other features than this LitLens computes")
-    return SpeakerRanker(state["first"], list(state["later"]), state.get("calibration"), list(state.get("trained_on", [])), dict(state.get("meta", {})))
+    return SpeakerRanker(state["first"], list(state["later"]), state["turns"], state.get("calibration"), list(state.get("trained_on", [])), dict(state.get("meta", {})))
 
 
 def entropy(dist: dict[int, float]) -> float:
