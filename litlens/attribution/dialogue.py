@@ -123,11 +123,15 @@ def turn_rows(ctx: BookContext, bounds: Sequence[Boundary]) -> np.ndarray:
 
 
 def turn_labels(bounds: Sequence[Boundary], labels: Sequence[int | None]) -> list[int | None]:
-    """REPEAT / ALTERNATE / NEW from gold speakers, None where a speaker is unknown."""
+    """REPEAT / ALTERNATE / NEW from gold speakers, None where a speaker is unknown (or
+    ``labels`` stops short of the quotation)."""
+
+    def gold(i: int | None) -> int | None:
+        return labels[i] if i is not None and i < len(labels) else None
+
     out: list[int | None] = []
     for b in bounds:
-        now, last = labels[b.quote], labels[b.last]
-        before = labels[b.before_last] if b.before_last is not None else None
+        now, last, before = gold(b.quote), gold(b.last), gold(b.before_last)
         if now is None or last is None:
             out.append(None)
         elif now == last:

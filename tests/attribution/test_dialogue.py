@@ -56,6 +56,7 @@ def test_boundaries_are_the_new_turns_of_a_conversation_with_the_two_turns_befor
     assert turn_labels(bounds, [DARCY, LIZZY, LIZZY, LIZZY, LIZZY, LIZZY, None]) == [NEW, REPEAT, REPEAT, REPEAT]
     # an unknown speaker two turns back could have been the one who answers: no label
     assert turn_labels(bounds, [None, LIZZY, JANE, LIZZY, LIZZY, DARCY, None])[:3] == [None, None, ALTERNATE]
+    assert turn_labels(bounds, []) == [None] * 4  # a book without gold speakers
 
 
 def test_turn_rows_read_the_text_around_each_new_turn(ctx):
