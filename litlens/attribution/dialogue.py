@@ -17,7 +17,9 @@ paragraph the speaker rarely changes.
 
 The state at a quotation is (its speaker, the speaker of the previous turn's last
 quotation), each among the quotation's few best candidates, so the model stays small. A
-quotation whose cue names a character keeps its own answer with more weight.
+quotation whose cue names a character keeps its own answer with more weight, and one whose
+cue is a pronoun ("she said", already narrowed to one sex) with some more. A character the
+last turn addressed by name ("Lizzy, ...") is the likelier one to speak next.
 """
 
 from __future__ import annotations
@@ -56,7 +58,9 @@ TURN_FEATURES = [
 class TurnTaking:
     own: float = 1.0  # weight of a quotation's own log-probabilities
     own_named: float = 4.0  # ... when its cue names a character
+    own_pronoun: float = 2.0  # ... when its cue is a pronoun ("she said")
     switch_in_paragraph: float = -4.0  # log-weight of another speaker within one paragraph
+    answers_address: float = 1.0  # log-weight for the one the last turn addressed by name speaking next
 
 
 @dataclass(frozen=True)
@@ -209,7 +213,8 @@ def turn_taking(
         for i in run:
             top = sorted(((c, p) for c, p in dists[i].items() if p > 0), key=lambda kv: -kv[1])[:TOP]  # ruled out: 0
             cands.append(np.array([c for c, _ in top]))
-            weight = params.own_named if ctx.quotes[i].cue_characters else params.own
+            q = ctx.quotes[i]
+            weight = params.own_named if q.cue_characters else params.own_pronoun if q.cue_pronoun else params.own
             emit.append(weight * np.log(np.maximum([p for _, p in top], _FLOOR)))
         # forward[s][x, y]: speaker x of quotation s, speaker y of the previous turn's last quotation
         before = [np.array([-1])]
@@ -229,6 +234,9 @@ def turn_taking(
                     logp[REPEAT],
                     np.where(now[:, None, None] == before[-1][None, None, :], logp[ALTERNATE], logp[NEW]),
                 )  # [x, x', y']
+                addressed = {c for j in conv.quotes_of_turn[turn[run[s - 1]]] for c in ctx.quotes[j].vocatives}
+                if addressed:
+                    move = move + params.answers_address * np.isin(now, list(addressed))[:, None, None]
                 before.append(last)
                 fwd.append(emit[s][:, None] + _logsumexp(fwd[-1][None, :, :] + move, axis=2))
                 moves.append((False, move))

@@ -14,6 +14,7 @@ from litlens.attribution.dialogue import (
     NEW,
     REPEAT,
     TURN_FEATURES,
+    TurnTaking,
     boundaries,
     change_odds,
     fit_turn_model,
@@ -120,3 +121,26 @@ def test_the_turn_model_learns_from_gold_speakers_that_answers_alternate():
 def test_the_turn_model_needs_conversations_with_gold_speakers(ctx):
     with pytest.raises(ValueError, match="conversations with gold speakers"):
         fit_turn_model([(ctx, [None] * len(PIECES))])
+
+
+def test_the_one_addressed_by_name_is_the_likelier_to_answer():
+    text = "\u201cJane, where have you been?\u201d said Darcy.\n\n\u201cIn the garden.\u201d\n"
+    ctx = build_context(text, find_paragraphs(text), _quotes(text, ["Jane, where have you been?", "In the garden."]), CHARS)
+    assert ctx.quotes[0].vocatives and JANE in ctx.quotes[0].vocatives
+    dists = [{DARCY: 0.98, LIZZY: 0.01, JANE: 0.01}, {LIZZY: 0.55, JANE: 0.45, DARCY: 0.0}]
+    even = {1: np.log(np.full(3, 1 / 3))}
+    answer = turn_taking(ctx, dists, even)[1]
+    assert max(answer, key=answer.get) == JANE
+    unaddressed = turn_taking(ctx, dists, even, TurnTaking(answers_address=0.0))[1]
+    assert max(unaddressed, key=unaddressed.get) == LIZZY
+
+
+def test_a_pronoun_cue_keeps_its_own_answer_more_than_an_uncued_turn():
+    text = "\u201cWhere have you been?\u201d said Darcy.\n\n\u201cIn the garden,\u201d she said.\n"
+    ctx = build_context(text, find_paragraphs(text), _quotes(text, ["Where have you been?", "In the garden,"]), CHARS)
+    assert ctx.quotes[1].cue_pronoun == "female"
+    dists = [{DARCY: 0.98, LIZZY: 0.01, JANE: 0.01}, {LIZZY: 0.4, JANE: 0.6, DARCY: 0.0}]
+    even = {1: np.log(np.full(3, 1 / 3))}
+    out = turn_taking(ctx, dists, even)[1]
+    flat = turn_taking(ctx, dists, even, TurnTaking(own_pronoun=1.0))[1]
+    assert out[JANE] > flat[JANE] > 0.5  # the pronoun-cued turn's own lean is sharpened, not overridden
