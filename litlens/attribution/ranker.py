@@ -2,10 +2,15 @@
 
 Pass 1 scores each (quotation, candidate) pair from :data:`BASE_FEATURES`, and from each
 feature's lead over the quotation's best other candidate, with gradient boosted trees; the
-scores of one quotation's candidates are normalised with a softmax, and a cue that tells
-the speaker's sex ("returned she", "cried his wife") leaves out the candidates of the
-other sex, as a name the quotation addresses ("My dear Mr. Bennet") leaves out that
-character, when anyone else is left.
+scores of one quotation's candidates are normalised with a softmax. Two learners do this
+side by side, each with its own passes, and their last passes' probabilities are averaged
+(geometric mean): scikit-learn trees that judge each (quotation, candidate) pair alone
+("pairs"), and LightGBM trees trained on one quotation's candidates at a time with the
+cross-entropy of the softmax over them as the loss ("choice"; quotations whose speaker is
+among no candidates teach it nothing and are left out). A cue that tells the speaker's sex
+("returned she", "cried his wife") leaves out the candidates of the other sex, as a name the
+quotation addresses ("My dear Mr. Bennet") leaves out that character, when anyone else is
+left.
 Each later pass adds the previous pass's answers for the neighbouring quotations and the
 rest of the conversation, and how much the quotation's words resemble each candidate's
 words elsewhere in the book by those answers (:data:`SECOND_FEATURES`), and scores again,
@@ -36,11 +41,12 @@ from litlens.attribution.dialogue import TURN_FEATURES, change_odds, fit_turn_mo
 from litlens.attribution.features import BASE_FEATURES, SECOND_FEATURES, base_rows, candidates, second_rows
 from litlens.model import Cancelled, Progress
 
-if TYPE_CHECKING:  # scikit-learn takes seconds to import: only training and loading a model need it
+if TYPE_CHECKING:  # scikit-learn and LightGBM take seconds to import: only training and loading a model need them
+    from lightgbm import LGBMRanker
     from sklearn.ensemble import HistGradientBoostingClassifier
     from sklearn.isotonic import IsotonicRegression
 
-MODEL_FORMAT = "litlens-attributor-4"
+MODEL_FORMAT = "litlens-attributor-5"
 PASSES = 2  # the first pass and one that reads its answers (a third measured no better)
 
 
@@ -60,6 +66,10 @@ def prepare(name: str, context: BookContext, labels: Sequence[int | None] | None
     return PreparedBook(name, context, cands, base_rows(context, cands), list(labels or []))
 
 
+def _threads() -> int:
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
 def _cpu_share() -> threadpool_limits:
     """Limit the trees' OpenMP threads to all cores but one.
 
@@ -68,15 +78,41 @@ def _cpu_share() -> threadpool_limits:
     takes seconds on an idle machine took minutes on a loaded 2-core one. One core left free
     avoids that at a small cost on an idle machine.
     """
-    return threadpool_limits(limits=max(1, (os.cpu_count() or 2) - 1), user_api="openmp")
+    return threadpool_limits(limits=_threads(), user_api="openmp")
 
 
-def _new_model(seed: int) -> HistGradientBoostingClassifier:
-    from sklearn.ensemble import HistGradientBoostingClassifier
+LEARNERS = ("pairs", "choice")
 
-    return HistGradientBoostingClassifier(
-        max_iter=200, learning_rate=0.1, max_leaf_nodes=63, min_samples_leaf=50, l2_regularization=1.0, random_state=seed
+
+def _new_model(learner: str, seed: int) -> HistGradientBoostingClassifier | LGBMRanker:
+    if learner == "pairs":
+        from sklearn.ensemble import HistGradientBoostingClassifier
+
+        return HistGradientBoostingClassifier(
+            max_iter=200, learning_rate=0.1, max_leaf_nodes=63, min_samples_leaf=50, l2_regularization=1.0, random_state=seed
+        )
+    from lightgbm import LGBMRanker
+
+    return LGBMRanker(
+        objective=candidate_softmax_loss, n_estimators=600, learning_rate=0.03, num_leaves=63, min_child_samples=50,
+        reg_lambda=1.0, colsample_bytree=0.5, random_state=seed, n_jobs=_threads(), deterministic=True,
+        force_row_wise=True, verbose=-1,
     )
+
+
+def candidate_softmax_loss(y_true: np.ndarray, y_pred: np.ndarray, weight: np.ndarray | None, group: np.ndarray):
+    """Gradient and hessian of the cross-entropy of each quotation's softmax over its candidates.
+
+    ``group`` holds the number of candidate rows of each quotation, in order; ``y_true`` is 1
+    for the speaker's row. The hessian is the diagonal p(1-p), floored so that a leaf of
+    near-certain rows still has a finite Newton step.
+    """
+    starts = np.concatenate([[0], np.cumsum(group)[:-1]]).astype(np.int64)
+    owner = np.repeat(np.arange(len(group)), group)
+    z = y_pred - np.maximum.reduceat(y_pred, starts)[owner]
+    e = np.exp(z)
+    p = e / np.add.reduceat(e, starts)[owner]
+    return p - y_true, np.maximum(p * (1.0 - p), 1e-6)
 
 
 def leads(rows: np.ndarray) -> np.ndarray:
@@ -99,26 +135,45 @@ def _model_input(rows: np.ndarray, second: np.ndarray | None) -> np.ndarray:
     return np.hstack([x, leads(x)])
 
 
-def _stack(books: Sequence[PreparedBook], second: Sequence[list[np.ndarray]] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    xs, ys = [], []
+def _stack(
+    books: Sequence[PreparedBook], second: Sequence[list[np.ndarray]] | None, reachable_only: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Training rows, labels and group sizes (one group per labelled quotation; with
+    ``reachable_only``, only those whose speaker is among the candidates)."""
+    xs, ys, groups = [], [], []
     for bi, book in enumerate(books):
         for qi, rows in enumerate(book.base):
             label = book.labels[qi] if qi < len(book.labels) else None
-            if label is None or not len(rows):
+            if label is None or not len(rows) or (reachable_only and label not in book.candidates[qi]):
                 continue
             xs.append(_model_input(rows, None if second is None else second[bi][qi]))
             ys.append(np.array([c == label for c in book.candidates[qi]], dtype=np.int8))
+            groups.append(len(rows))
     if not xs:
-        return np.zeros((0, 2 * (len(BASE_FEATURES) + (len(SECOND_FEATURES) if second is not None else 0)))), np.zeros(0)
-    return np.vstack(xs), np.concatenate(ys)
+        raise ValueError("no training quotation has its gold speaker among its candidates")
+    return np.vstack(xs), np.concatenate(ys), np.asarray(groups)
 
 
-def _softmax_scores(model: HistGradientBoostingClassifier, book: PreparedBook, second: list[np.ndarray] | None) -> list[dict[int, float]]:
+def _fit(learner: str, seed: int, books: Sequence[PreparedBook], second: Sequence[list[np.ndarray]] | None):
+    if learner == "pairs":
+        x, y, _ = _stack(books, second, reachable_only=False)
+        return _new_model(learner, seed).fit(x, y)
+    x, y, groups = _stack(books, second, reachable_only=True)
+    return _new_model(learner, seed).fit(x, y, group=groups)
+
+
+def _logits(model, x: np.ndarray) -> np.ndarray:
+    if hasattr(model, "decision_function"):
+        return model.decision_function(x)
+    return model.predict(x, raw_score=True)
+
+
+def _softmax_scores(model, book: PreparedBook, second: list[np.ndarray] | None) -> list[dict[int, float]]:
     sizes = [len(r) for r in book.base]
     if not sum(sizes):
         return [{} for _ in sizes]
     x = np.vstack([_model_input(r, None if second is None else second[qi]) for qi, r in enumerate(book.base) if len(r)])
-    logit = model.decision_function(x)
+    logit = _logits(model, x)
     out: list[dict[int, float]] = []
     k = 0
     for qi, n in enumerate(sizes):
@@ -148,25 +203,44 @@ def _rule_out(ctx: BookContext, qi: int, dist: dict[int, float]) -> dict[int, fl
     return {c: kept.get(c, 0.0) / total for c in dist}
 
 
+def blend(runs: Sequence[list[dict[int, float]]]) -> list[dict[int, float]]:
+    """Per quotation, the normalised geometric mean of the learners' probabilities (a
+    candidate one learner rules out stays out)."""
+    out = []
+    for dists in zip(*runs):
+        cands = list(dists[0])
+        if not cands:
+            out.append({})
+            continue
+        p = np.prod(np.asarray([[d.get(c, 0.0) for c in cands] for d in dists]) ** (1.0 / len(dists)), axis=0)
+        total = p.sum()
+        out.append({c: float(v / total) for c, v in zip(cands, p)} if total > 0 else dict(dists[0]))
+    return out
+
+
+def _run_passes(models: Sequence, book: PreparedBook) -> list[dict[int, float]]:
+    p = _softmax_scores(models[0], book, None)
+    for model in models[1:]:
+        p = _softmax_scores(model, book, second_rows(book.context, book.candidates, p))
+    return p
+
+
 def _max_probs(dists: list[dict[int, float]]) -> list[tuple[int | None, float]]:
     return [(max(d, key=d.get), max(d.values())) if d else (None, 0.0) for d in dists]
 
 
 @dataclass
 class SpeakerRanker:
-    first: HistGradientBoostingClassifier
-    later: list[HistGradientBoostingClassifier]  # passes 2, 3, ...
+    passes: dict[str, list]  # per learner (LEARNERS): its models for pass 1, 2, ...
     turns: HistGradientBoostingClassifier  # who speaks at a new turn: see litlens.attribution.dialogue
     calibration: IsotonicRegression | None
     trained_on: list[str]
     meta: dict = field(default_factory=dict)
 
     def distributions(self, book: PreparedBook) -> list[dict[int, float]]:
-        """Per quotation: candidate character index -> probability (last pass)."""
+        """Per quotation: candidate character index -> probability (both learners, then turn taking)."""
         with _cpu_share():
-            p = _softmax_scores(self.first, book, None)
-            for model in self.later:
-                p = _softmax_scores(model, book, second_rows(book.context, book.candidates, p))
+            p = blend([_run_passes(models, book) for models in self.passes.values()])
             return turn_taking(book.context, p, change_odds(book.context, self.turns))
 
     def predict(self, book: PreparedBook) -> list[tuple[int | None, float]]:
@@ -178,12 +252,12 @@ class SpeakerRanker:
         return out
 
     def to_state(self) -> dict:
+        import lightgbm
         import sklearn
 
         return {
             "format": MODEL_FORMAT,
-            "first": self.first,
-            "later": list(self.later),
+            "passes": {k: list(v) for k, v in self.passes.items()},
             "turns": self.turns,
             "calibration": self.calibration,
             "trained_on": list(self.trained_on),
@@ -192,6 +266,7 @@ class SpeakerRanker:
             "turn_features": list(TURN_FEATURES),
             "meta": dict(self.meta),
             "sklearn": sklearn.__version__,
+            "lightgbm": lightgbm.__version__,
         }
 
 
@@ -222,28 +297,31 @@ def _train(
     if len(books) < 2:
         raise ValueError("training the attributor needs at least two labelled novels")
     folds = _folds(len(books), inner_folds)
-    steps = (PASSES + 1) * (len(folds) + 1)
+    steps = (len(LEARNERS) * PASSES + 1) * (len(folds) + 1)
     done = 0
-    held: dict[int, list[dict[int, float]]] = {}  # the last pass's answers from models that did not see the novel
-    features: list[list[np.ndarray]] | None = None
-    models: list[HistGradientBoostingClassifier] = []
-    for k in range(PASSES):
-        if k:
-            features = [second_rows(b.context, b.candidates, held[i]) for i, b in enumerate(books)]
-        for fi, fold in enumerate(folds):
-            if cancelled and cancelled():
-                raise CancelledError("training")
-            report(done / steps, f"pass {k + 1} of {PASSES}, fold {fi + 1} of {len(folds)}")
-            train_idx = [i for i in range(len(books)) if i not in fold]
-            x, y = _stack([books[i] for i in train_idx], None if features is None else [features[i] for i in train_idx])
-            model = _new_model(seed).fit(x, y)
-            for i in fold:
-                held[i] = _softmax_scores(model, books[i], None if features is None else features[i])
+    passes: dict[str, list] = {}
+    runs: list[dict[int, list[dict[int, float]]]] = []
+    for learner in LEARNERS:
+        held: dict[int, list[dict[int, float]]] = {}  # the last pass's answers from models that did not see the novel
+        features: list[list[np.ndarray]] | None = None
+        passes[learner] = []
+        for k in range(PASSES):
+            if k:
+                features = [second_rows(b.context, b.candidates, held[i]) for i, b in enumerate(books)]
+            for fi, fold in enumerate(folds):
+                if cancelled and cancelled():
+                    raise CancelledError("training")
+                report(done / steps, f"{learner}: pass {k + 1} of {PASSES}, fold {fi + 1} of {len(folds)}")
+                train_idx = [i for i in range(len(books)) if i not in fold]
+                model = _fit(learner, seed, [books[i] for i in train_idx], None if features is None else [features[i] for i in train_idx])
+                for i in fold:
+                    held[i] = _softmax_scores(model, books[i], None if features is None else features[i])
+                done += 1
+            report(done / steps, f"{learner}: pass {k + 1} of {PASSES}, all novels")
+            passes[learner].append(_fit(learner, seed, books, features))
             done += 1
-        report(done / steps, f"pass {k + 1} of {PASSES}, all novels")
-        x, y = _stack(books, features)
-        models.append(_new_model(seed).fit(x, y))
-        done += 1
+        runs.append(held)
+    held = {i: blend([run[i] for run in runs]) for i in range(len(books))}
     # The whole conversation read at once, with turn models that did not see the novel either.
     for fi, fold in enumerate(folds):
         if cancelled and cancelled():
@@ -270,7 +348,7 @@ def _train(
 
         calibration = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(winners, right)
     report(1.0, "trained")
-    return SpeakerRanker(models[0], models[1:], turns, calibration, [b.name for b in books])
+    return SpeakerRanker(passes, turns, calibration, [b.name for b in books])
 
 
 def ranker_from_state(state: dict) -> SpeakerRanker:
@@ -284,7 +362,12 @@ def ranker_from_state(state: dict) -> SpeakerRanker:
         or state.get("turn_features") != list(TURN_FEATURES)
     ):
         raise ValueError("the model was trained on other features than this LitLens computes")
-    return SpeakerRanker(state["first"], list(state["later"]), state["turns"], state.get("calibration"), list(state.get("trained_on", [])), dict(state.get("meta", {})))
+    if sorted(state.get("passes", {})) != sorted(LEARNERS):
+        raise ValueError("the model has other learners than this LitLens uses")
+    return SpeakerRanker(
+        {k: list(state["passes"][k]) for k in LEARNERS}, state["turns"], state.get("calibration"),
+        list(state.get("trained_on", [])), dict(state.get("meta", {})),
+    )
 
 
 def entropy(dist: dict[int, float]) -> float:
