@@ -1,7 +1,8 @@
 """Candidates and features for the CPU speaker ranker.
 
 For each quotation, the candidates are the characters mentioned near it (twenty paragraphs
-before to three after), the characters its cue names, and the characters the neighbouring
+before to three after, and from five paragraphs before its conversation opened), the
+characters any cue of its conversation names, and the characters the neighbouring
 quotations' cues name, the book's six most mentioned characters and (in a first-person
 book) the likely narrator; each (quotation, candidate) pair becomes one row of numbers.
 Each later pass adds the previous pass's answers for the neighbouring quotations (turn
@@ -40,6 +41,7 @@ WINDOW_AFTER = 3
 PROMINENT = 6  # the most mentioned characters of the book are always candidates
 NEIGHBOURS = (-3, -2, -1, 1, 2, 3)
 CONVERSATION_GAP = 2  # paragraphs: a conversation goes on over at most one paragraph of narration
+CONVERSATION_LEAD = 5  # paragraphs before a conversation whose mentions stay candidates all through it
 _CUE_KIND = {None: 0, "name": 1, "pronoun": 2, "noun": 3}
 _CUE_WHERE = {"none": 0, "after": 1, "between": 2, "before": 3}
 _GENDER = {"male": 1, "female": 2}
@@ -102,12 +104,18 @@ def candidates(ctx: BookContext) -> list[list[int]]:
     """Candidate character indexes for each quotation."""
     paras = ctx.paragraphs
     prominent = sorted(range(len(ctx.characters)), key=lambda ci: -ctx.total_mentions[ci])[:PROMINENT]
+    conv = Conversations(ctx)
+    named: dict[int, set[int]] = {}  # first turn of a conversation -> the characters its cues name
+    for i, qc in enumerate(ctx.quotes):
+        named.setdefault(conv.first_turn[conv.turn_of[i]], set()).update(qc.cue_characters)
     out = []
     for i, qc in enumerate(ctx.quotes):
-        lo = paras[max(0, qc.paragraph - WINDOW_BEFORE)].start
+        first = conv.first_turn[conv.turn_of[i]]
+        opening = conv.turn_paragraph[first] - CONVERSATION_LEAD
+        lo = paras[max(0, min(qc.paragraph - WINDOW_BEFORE, opening))].start
         hi = paras[min(len(paras) - 1, qc.paragraph + WINDOW_AFTER)].end
         found = {ci for m in ctx.mentions_between(lo, hi) for ci in m.characters}
-        found.update(qc.cue_characters)
+        found.update(named[first])
         found.update(qc.cue_noun_characters)
         found.update(ci for ci in prominent if ctx.total_mentions[ci] > 0)
         if ctx.narrator is not None:

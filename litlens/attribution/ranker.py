@@ -81,23 +81,43 @@ def _cpu_share() -> threadpool_limits:
     return threadpool_limits(limits=_threads(), user_api="openmp")
 
 
-LEARNERS = ("pairs", "choice")
+class _Pairs:
+    """scikit-learn trees that judge each (quotation, candidate) row alone."""
 
+    reachable_only = False  # a quotation whose speaker is no candidate still teaches "not these"
 
-def _new_model(learner: str, seed: int) -> HistGradientBoostingClassifier | LGBMRanker:
-    if learner == "pairs":
+    def fit(self, seed: int, x: np.ndarray, y: np.ndarray, groups: np.ndarray) -> HistGradientBoostingClassifier:
         from sklearn.ensemble import HistGradientBoostingClassifier
 
-        return HistGradientBoostingClassifier(
+        model = HistGradientBoostingClassifier(
             max_iter=200, learning_rate=0.1, max_leaf_nodes=63, min_samples_leaf=50, l2_regularization=1.0, random_state=seed
         )
-    from lightgbm import LGBMRanker
+        return model.fit(x, y)
 
-    return LGBMRanker(
-        objective=candidate_softmax_loss, n_estimators=600, learning_rate=0.03, num_leaves=63, min_child_samples=50,
-        reg_lambda=1.0, colsample_bytree=0.5, random_state=seed, n_jobs=_threads(), deterministic=True,
-        force_row_wise=True, verbose=-1,
-    )
+    def logits(self, model: HistGradientBoostingClassifier, x: np.ndarray) -> np.ndarray:
+        return model.decision_function(x)
+
+
+class _Choice:
+    """LightGBM trees fitted on one quotation's candidates at a time (:func:`candidate_softmax_loss`)."""
+
+    reachable_only = True  # with its speaker among no candidates, a quotation has no softmax target
+
+    def fit(self, seed: int, x: np.ndarray, y: np.ndarray, groups: np.ndarray) -> LGBMRanker:
+        from lightgbm import LGBMRanker
+
+        model = LGBMRanker(
+            objective=candidate_softmax_loss, n_estimators=600, learning_rate=0.03, num_leaves=63, min_child_samples=50,
+            reg_lambda=1.0, colsample_bytree=0.5, random_state=seed, n_jobs=_threads(), deterministic=True,
+            force_row_wise=True, verbose=-1,
+        )
+        return model.fit(x, y, group=groups)
+
+    def logits(self, model: LGBMRanker, x: np.ndarray) -> np.ndarray:
+        return model.predict(x, raw_score=True)
+
+
+LEARNERS: dict[str, _Pairs | _Choice] = {"pairs": _Pairs(), "choice": _Choice()}
 
 
 def candidate_softmax_loss(y_true: np.ndarray, y_pred: np.ndarray, weight: np.ndarray | None, group: np.ndarray):
@@ -150,30 +170,22 @@ def _stack(
             ys.append(np.array([c == label for c in book.candidates[qi]], dtype=np.int8))
             groups.append(len(rows))
     if not xs:
-        raise ValueError("no training quotation has its gold speaker among its candidates")
+        among = " among its candidates" if reachable_only else ""
+        raise ValueError(f"no training quotation has its gold speaker{among}")
     return np.vstack(xs), np.concatenate(ys), np.asarray(groups)
 
 
 def _fit(learner: str, seed: int, books: Sequence[PreparedBook], second: Sequence[list[np.ndarray]] | None):
-    if learner == "pairs":
-        x, y, _ = _stack(books, second, reachable_only=False)
-        return _new_model(learner, seed).fit(x, y)
-    x, y, groups = _stack(books, second, reachable_only=True)
-    return _new_model(learner, seed).fit(x, y, group=groups)
+    x, y, groups = _stack(books, second, LEARNERS[learner].reachable_only)
+    return LEARNERS[learner].fit(seed, x, y, groups)
 
 
-def _logits(model, x: np.ndarray) -> np.ndarray:
-    if hasattr(model, "decision_function"):
-        return model.decision_function(x)
-    return model.predict(x, raw_score=True)
-
-
-def _softmax_scores(model, book: PreparedBook, second: list[np.ndarray] | None) -> list[dict[int, float]]:
+def _softmax_scores(learner: str, model, book: PreparedBook, second: list[np.ndarray] | None) -> list[dict[int, float]]:
     sizes = [len(r) for r in book.base]
     if not sum(sizes):
         return [{} for _ in sizes]
     x = np.vstack([_model_input(r, None if second is None else second[qi]) for qi, r in enumerate(book.base) if len(r)])
-    logit = _logits(model, x)
+    logit = LEARNERS[learner].logits(model, x)
     out: list[dict[int, float]] = []
     k = 0
     for qi, n in enumerate(sizes):
@@ -218,10 +230,10 @@ def blend(runs: Sequence[list[dict[int, float]]]) -> list[dict[int, float]]:
     return out
 
 
-def _run_passes(models: Sequence, book: PreparedBook) -> list[dict[int, float]]:
-    p = _softmax_scores(models[0], book, None)
+def _run_passes(learner: str, models: Sequence, book: PreparedBook) -> list[dict[int, float]]:
+    p = _softmax_scores(learner, models[0], book, None)
     for model in models[1:]:
-        p = _softmax_scores(model, book, second_rows(book.context, book.candidates, p))
+        p = _softmax_scores(learner, model, book, second_rows(book.context, book.candidates, p))
     return p
 
 
@@ -240,7 +252,7 @@ class SpeakerRanker:
     def distributions(self, book: PreparedBook) -> list[dict[int, float]]:
         """Per quotation: candidate character index -> probability (both learners, then turn taking)."""
         with _cpu_share():
-            p = blend([_run_passes(models, book) for models in self.passes.values()])
+            p = blend([_run_passes(learner, models, book) for learner, models in self.passes.items()])
             return turn_taking(book.context, p, change_odds(book.context, self.turns))
 
     def predict(self, book: PreparedBook) -> list[tuple[int | None, float]]:
@@ -315,7 +327,7 @@ def _train(
                 train_idx = [i for i in range(len(books)) if i not in fold]
                 model = _fit(learner, seed, [books[i] for i in train_idx], None if features is None else [features[i] for i in train_idx])
                 for i in fold:
-                    held[i] = _softmax_scores(model, books[i], None if features is None else features[i])
+                    held[i] = _softmax_scores(learner, model, books[i], None if features is None else features[i])
                 done += 1
             report(done / steps, f"{learner}: pass {k + 1} of {PASSES}, all novels")
             passes[learner].append(_fit(learner, seed, books, features))

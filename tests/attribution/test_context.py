@@ -166,6 +166,20 @@ def test_build_context_reads_his_wife_as_the_spouse_of_the_man_last_named():
     assert all(1 in cands for cands in candidates(ctx))
 
 
+def test_a_long_conversation_keeps_its_opening_mentions_and_every_named_speaker_as_candidates():
+    extras = [Character(f"Guest {k}", [f"Guest {k}"], "male") for k in range(6)]
+    chars = [*CHARS, *extras]  # six guests mentioned most: they are the book's prominent characters
+    crowd = " ".join(f"Guest {k} came." for k in range(6))
+    turns = [f"\u201cLine {k}.\u201d" for k in range(30)]
+    turns[3] = "\u201cLine 3,\u201d said Jane."
+    text = "\n\n".join([crowd, crowd, "Mr. Darcy came in.", *turns]) + "\n"
+    ctx = build_context(text, find_paragraphs(text), _quotes(text, [f"Line {k}" for k in range(30)]), chars)
+    darcy, jane = 1, 2
+    last = candidates(ctx)[-1]  # 27 paragraphs after Darcy's mention, 26 after Jane's cue
+    assert darcy in last and jane in last
+    assert 0 not in last and 3 not in last  # Elizabeth and Mrs. Bennet are never mentioned
+
+
 def test_a_cue_that_tells_the_sex_or_a_name_addressed_rules_candidates_out():
     from litlens.attribution.ranker import _rule_out
 
