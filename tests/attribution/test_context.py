@@ -171,13 +171,14 @@ def test_a_long_conversation_keeps_its_opening_mentions_and_every_named_speaker_
     chars = [*CHARS, *extras]  # six guests mentioned most: they are the book's prominent characters
     crowd = " ".join(f"Guest {k} came." for k in range(6))
     turns = [f"\u201cLine {k}.\u201d" for k in range(30)]
-    turns[3] = "\u201cLine 3,\u201d said Jane."
+    turns[20] = "\u201cLine 20,\u201d said Jane."
     text = "\n\n".join([crowd, crowd, "Mr. Darcy came in.", *turns]) + "\n"
     ctx = build_context(text, find_paragraphs(text), _quotes(text, [f"Line {k}" for k in range(30)]), chars)
     darcy, jane = 1, 2
-    last = candidates(ctx)[-1]  # 27 paragraphs after Darcy's mention, 26 after Jane's cue
-    assert darcy in last and jane in last
-    assert 0 not in last and 3 not in last  # Elizabeth and Mrs. Bennet are never mentioned
+    cands = candidates(ctx)
+    assert darcy in cands[-1]  # 27 paragraphs after his mention, 5 before the conversation
+    assert jane in cands[0]  # her cue comes 20 turns later, in the same conversation
+    assert 0 not in cands[-1] and 3 not in cands[0]  # Elizabeth and Mrs. Bennet are never mentioned
 
 
 def test_a_cue_that_tells_the_sex_or_a_name_addressed_rules_candidates_out():
