@@ -24,9 +24,12 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from litlens.model import Character, EntityMention, Paragraph, Quotation
 from litlens.quotes.types import Cue, Names, cue_after, cue_before
+
+CONVERSATION_GAP = 2  # paragraphs: a conversation goes on over at most one paragraph of narration
 
 QUOTE_MARKS = "\"'“”‘’«»"
 _PRONOUN_GENDER = {"he": "male", "him": "male", "his": "male", "himself": "male",
@@ -162,6 +165,36 @@ class QuoteContext:
     words: int = 0
 
 
+class Conversations:
+    """Quotations grouped into turns (one paragraph's speech) and turns into conversations."""
+
+    def __init__(self, ctx: BookContext) -> None:
+        self.turn_of: list[int] = []
+        self.turn_paragraph: list[int] = []
+        self.quotes_of_turn: list[list[int]] = []
+        for i, qc in enumerate(ctx.quotes):
+            if not self.turn_paragraph or self.turn_paragraph[-1] != qc.paragraph:
+                self.turn_paragraph.append(qc.paragraph)
+                self.quotes_of_turn.append([])
+            self.turn_of.append(len(self.turn_paragraph) - 1)
+            self.quotes_of_turn[-1].append(i)
+        chapter = ctx.chapter_of_paragraph
+        self.first_turn: list[int] = []  # the first turn of each turn's conversation
+        for t, p in enumerate(self.turn_paragraph):
+            q = self.turn_paragraph[t - 1] if t else None
+            joined = q is not None and p - q <= CONVERSATION_GAP and chapter[p] == chapter[q]
+            self.first_turn.append(self.first_turn[t - 1] if joined else t)
+        self.last_turn = [0] * len(self.turn_paragraph)
+        for t in range(len(self.turn_paragraph) - 1, -1, -1):
+            nxt = t + 1 < len(self.turn_paragraph) and self.first_turn[t + 1] == self.first_turn[t]
+            self.last_turn[t] = self.last_turn[t + 1] if nxt else t
+
+    def others(self, i: int) -> list[tuple[int, int]]:
+        """(turn, distance in turns) for the other turns of quotation ``i``'s conversation."""
+        t = self.turn_of[i]
+        return [(u, abs(u - t)) for u in range(self.first_turn[t], self.last_turn[t] + 1) if u != t]
+
+
 @dataclass
 class BookContext:
     text: str
@@ -176,6 +209,11 @@ class BookContext:
     first_person: float = 0.0  # "I" per 100 words of narration: a first-person narrator
     narrator_score: list[float] = field(default_factory=list)  # per candidate
     narrator: int | None = None  # the likeliest narrator in a first-person book
+
+    @cached_property
+    def conversations(self) -> Conversations:
+        """The book's quotations grouped into turns and conversations (built once)."""
+        return Conversations(self)
 
     def mentions_between(self, start: int, end: int) -> list[Mention]:
         i = bisect.bisect_left(self.mention_starts, start)

@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from litlens.attribution.context import BookContext
-from litlens.attribution.features import Conversations
 
 if TYPE_CHECKING:
     from sklearn.ensemble import HistGradientBoostingClassifier
@@ -73,8 +72,8 @@ class Boundary:
     before_last: int | None
 
 
-def boundaries(ctx: BookContext, conv: Conversations | None = None) -> list[Boundary]:
-    conv = conv or Conversations(ctx)
+def boundaries(ctx: BookContext) -> list[Boundary]:
+    conv = ctx.conversations
     out = []
     for t, quotes in enumerate(conv.quotes_of_turn):
         first = conv.first_turn[t]
@@ -89,9 +88,9 @@ def _quote_text(ctx: BookContext, i: int) -> str:
     return " ".join(ctx.text[s:e] for s, e in ctx.quotes[i].spans).strip()
 
 
-def turn_rows(ctx: BookContext, bounds: Sequence[Boundary], conv: Conversations | None = None) -> np.ndarray:
+def turn_rows(ctx: BookContext, bounds: Sequence[Boundary]) -> np.ndarray:
     """TURN_FEATURES, one row per boundary."""
-    conv = conv or Conversations(ctx)
+    conv = ctx.conversations
     paras = ctx.paragraphs
     rows = np.zeros((len(bounds), len(TURN_FEATURES)), dtype=np.float32)
     for r, b in enumerate(bounds):
@@ -153,12 +152,11 @@ def fit_turn_model(books: Sequence[tuple[BookContext, Sequence[int | None]]], se
 
     xs, ys = [], []
     for ctx, labels in books:
-        conv = Conversations(ctx)
-        bounds = boundaries(ctx, conv)
+        bounds = boundaries(ctx)
         kinds = turn_labels(bounds, labels)
         keep = [k for k, y in enumerate(kinds) if y is not None]
         if keep:
-            xs.append(turn_rows(ctx, [bounds[k] for k in keep], conv))
+            xs.append(turn_rows(ctx, [bounds[k] for k in keep]))
             ys.extend(kinds[k] for k in keep)
     if len(set(ys)) < 2:
         raise ValueError("training the turn-taking model needs conversations with gold speakers")
@@ -170,12 +168,11 @@ def fit_turn_model(books: Sequence[tuple[BookContext, Sequence[int | None]]], se
 
 def change_odds(ctx: BookContext, model: HistGradientBoostingClassifier) -> dict[int, np.ndarray]:
     """For each quotation that opens a new turn: log-probabilities of repeat, alternate, new."""
-    conv = Conversations(ctx)
-    bounds = boundaries(ctx, conv)
+    bounds = boundaries(ctx)
     if not bounds:
         return {}
     proba = np.zeros((len(bounds), 3))
-    proba[:, model.classes_] = model.predict_proba(turn_rows(ctx, bounds, conv))  # a kind never seen in training stays 0
+    proba[:, model.classes_] = model.predict_proba(turn_rows(ctx, bounds))  # a kind never seen in training stays 0
     logp = np.log(np.maximum(proba, _CHANGE_FLOOR))
     return {b.quote: logp[r] for r, b in enumerate(bounds)}
 
@@ -185,8 +182,9 @@ def _logsumexp(a: np.ndarray, axis: int) -> np.ndarray:
     return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(a - m), axis=axis))
 
 
-def _runs(ctx: BookContext, conv: Conversations, dists: Sequence[dict[int, float]]) -> list[list[int]]:
+def _runs(ctx: BookContext, dists: Sequence[dict[int, float]]) -> list[list[int]]:
     """The quotations with candidates of each conversation of two quotations or more."""
+    conv = ctx.conversations
     runs: dict[int, list[int]] = {}
     for i in range(len(ctx.quotes)):
         if any(p > 0 for p in dists[i].values()):
@@ -205,10 +203,10 @@ def turn_taking(
     ``odds`` maps a quotation that opens a turn to the log-probabilities of repeat,
     alternate and new (:func:`change_odds`); a quotation not in it opens no turn."""
     out = [dict(d) for d in dists]
-    conv = Conversations(ctx)
+    conv = ctx.conversations
     turn = conv.turn_of
     even = np.log(np.full(3, 1.0 / 3))
-    for run in _runs(ctx, conv, dists):
+    for run in _runs(ctx, dists):
         cands, emit = [], []
         for i in run:
             top = sorted(((c, p) for c, p in dists[i].items() if p > 0), key=lambda kv: -kv[1])[:TOP]  # ruled out: 0

@@ -40,7 +40,6 @@ WINDOW_BEFORE = 20  # paragraphs
 WINDOW_AFTER = 3
 PROMINENT = 6  # the most mentioned characters of the book are always candidates
 NEIGHBOURS = (-3, -2, -1, 1, 2, 3)
-CONVERSATION_GAP = 2  # paragraphs: a conversation goes on over at most one paragraph of narration
 CONVERSATION_LEAD = 5  # paragraphs before a conversation whose mentions stay candidates all through it
 _CUE_KIND = {None: 0, "name": 1, "pronoun": 2, "noun": 3}
 _CUE_WHERE = {"none": 0, "after": 1, "between": 2, "before": 3}
@@ -66,36 +65,6 @@ SECOND_FEATURES = [f"p1_nb{k}" for k in NEIGHBOURS] + [
 STYLE_MIN_P = 0.05  # answers less likely than this leave a candidate's vector alone
 
 
-class Conversations:
-    """Quotations grouped into turns (one paragraph's speech) and turns into conversations."""
-
-    def __init__(self, ctx: BookContext) -> None:
-        self.turn_of: list[int] = []
-        self.turn_paragraph: list[int] = []
-        self.quotes_of_turn: list[list[int]] = []
-        for i, qc in enumerate(ctx.quotes):
-            if not self.turn_paragraph or self.turn_paragraph[-1] != qc.paragraph:
-                self.turn_paragraph.append(qc.paragraph)
-                self.quotes_of_turn.append([])
-            self.turn_of.append(len(self.turn_paragraph) - 1)
-            self.quotes_of_turn[-1].append(i)
-        chapter = ctx.chapter_of_paragraph
-        self.first_turn: list[int] = []  # the first turn of each turn's conversation
-        for t, p in enumerate(self.turn_paragraph):
-            q = self.turn_paragraph[t - 1] if t else None
-            joined = q is not None and p - q <= CONVERSATION_GAP and chapter[p] == chapter[q]
-            self.first_turn.append(self.first_turn[t - 1] if joined else t)
-        self.last_turn = [0] * len(self.turn_paragraph)
-        for t in range(len(self.turn_paragraph) - 1, -1, -1):
-            nxt = t + 1 < len(self.turn_paragraph) and self.first_turn[t + 1] == self.first_turn[t]
-            self.last_turn[t] = self.last_turn[t + 1] if nxt else t
-
-    def others(self, i: int) -> list[tuple[int, int]]:
-        """(turn, distance in turns) for the other turns of quotation ``i``'s conversation."""
-        t = self.turn_of[i]
-        return [(u, abs(u - t)) for u in range(self.first_turn[t], self.last_turn[t] + 1) if u != t]
-
-
 def _has_speech_verb(segment: str) -> bool:
     return any(w.lower() in SPEECH_VERBS for w in _WORDS.findall(segment))
 
@@ -104,7 +73,7 @@ def candidates(ctx: BookContext) -> list[list[int]]:
     """Candidate character indexes for each quotation."""
     paras = ctx.paragraphs
     prominent = sorted(range(len(ctx.characters)), key=lambda ci: -ctx.total_mentions[ci])[:PROMINENT]
-    conv = Conversations(ctx)
+    conv = ctx.conversations
     named: dict[int, set[int]] = {}  # first turn of a conversation -> the characters its cues name
     for i, qc in enumerate(ctx.quotes):
         named.setdefault(conv.first_turn[conv.turn_of[i]], set()).update(qc.cue_characters)
@@ -283,7 +252,7 @@ def conversation_rows(ctx: BookContext, cands: list[list[int]]) -> list[np.ndarr
     """One matrix of CONVERSATION_FEATURES per quotation: what the other turns of its
     conversation tell about each candidate, split by parity (an even number of turns away,
     the same speaker; odd, the other one) and weighted by 1 / distance where noted."""
-    conv = Conversations(ctx)
+    conv = ctx.conversations
     paras = ctx.paragraphs
     turn_cue: list[int | None] = []  # the one character a turn's cues name ("I said": the narrator), if one
     turn_sex: list[str | None] = []  # the speaker's sex that a turn's cues tell ("she said"), if they agree
@@ -335,7 +304,7 @@ def second_rows(ctx: BookContext, cands: list[list[int]], first: list[dict[int, 
     """SECOND_FEATURES from the previous pass's probabilities ``first[i][character]``."""
     out = []
     nq = len(ctx.quotes)
-    conv = Conversations(ctx)
+    conv = ctx.conversations
     turn_p: list[dict[int, float]] = []  # a turn's answer from the previous pass: its quotations' mean
     for qs in conv.quotes_of_turn:
         total: Counter = Counter()

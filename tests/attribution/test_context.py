@@ -9,7 +9,6 @@ from litlens.attribution.context import AliasScanner, build_context
 from litlens.attribution.features import (
     BASE_FEATURES,
     SECOND_FEATURES,
-    Conversations,
     base_rows,
     candidates,
     second_rows,
@@ -276,7 +275,8 @@ def test_conversation_turns_carry_a_named_speaker_to_every_other_turn():
     )
     pieces = ["Where is Jane?", "In the garden.", "Alone?", "With her sister.", "Then I shall wait.", "A new day,"]
     ctx, cands, rows, col = _conversation_rows(text, pieces)
-    conv = Conversations(ctx)
+    conv = ctx.conversations
+    assert ctx.conversations is conv  # built once per book
     # one paragraph of narration keeps the conversation going; two end it
     assert [u for u, _ in conv.others(0)] == [1, 2, 3, 4]
     assert conv.others(5) == []
