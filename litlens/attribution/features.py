@@ -20,6 +20,13 @@ speakers pick up their own phrases within a conversation. A later pass also meas
 much a quotation's words resemble what each candidate says in the rest of the book, by
 the previous pass's answers: tf-idf vectors of the quotations, each candidate's vector
 the answers' probabilities times the quotations' vectors, the quotation itself left out.
+
+Who is present talks: a later pass also reads, by the previous pass's answers and always
+leaving the quotation itself out, how much each candidate says in the whole book (and
+against how often the narration names them: some characters are named often and say
+little), in the chapter and in the conversation, and how many turns back and ahead the
+candidate last and next spoke in the conversation. In a scene of four or five people the
+parity of turns tells little; who has been talking there tells more.
 """
 
 from __future__ import annotations
@@ -61,8 +68,11 @@ BASE_FEATURES += CONVERSATION_FEATURES
 SECOND_FEATURES = [f"p1_nb{k}" for k in NEIGHBOURS] + [
     "p1_self", "p1_self_rank", "p1_nb-1_same_para", "p1_alt", "p1_conv_same", "p1_conv_other", "p1_conv_balance",
     "p1_style_sim", "p1_style_lead",
+    "p1_book_share", "p1_talk_ratio", "p1_chapter_share", "p1_conv_share", "p1_last_turns", "p1_next_turns",
 ]
 STYLE_MIN_P = 0.05  # answers less likely than this leave a candidate's vector alone
+SPOKE_P = 0.5  # a turn whose previous-pass answer gives a character this much is theirs
+FAR_TURNS = 30  # "turns since (until) the candidate spoke" when they do not in the conversation
 
 
 def _has_speech_verb(segment: str) -> bool:
@@ -312,7 +322,18 @@ def second_rows(ctx: BookContext, cands: list[list[int]], first: list[dict[int, 
             total.update(first[j])
         turn_p.append({c: v / len(qs) for c, v in total.items()})
     style = style_similarity(ctx, cands, first)
+    book_talk: Counter = Counter()  # character -> sum of the answers' probabilities
+    chapter_talk: dict[int, Counter] = {}
+    chapter_quotes: Counter = Counter()
+    for j, qj in enumerate(ctx.quotes):
+        chapter = ctx.chapter_of_paragraph[qj.paragraph]
+        book_talk.update(first[j])
+        chapter_talk.setdefault(chapter, Counter()).update(first[j])
+        chapter_quotes[chapter] += 1
     for i, qc in enumerate(ctx.quotes):
+        chapter = ctx.chapter_of_paragraph[qc.paragraph]
+        t = conv.turn_of[i]
+        conv_turns = [u for u in range(conv.first_turn[t], conv.last_turn[t] + 1) if u != t]
         cs = cands[i]
         same: Counter = Counter()
         other: Counter = Counter()
@@ -343,6 +364,18 @@ def second_rows(ctx: BookContext, cands: list[list[int]], first: list[dict[int, 
             c_other = other[ci] / w_other if w_other else 0.0
             vals += [c_same, c_other, c_same - c_other]
             vals += list(style[i][r])
+            mine = own.get(ci, 0.0)
+            elsewhere = book_talk[ci] - mine
+            in_chapter = chapter_talk[chapter][ci] - mine
+            others_in_chapter = chapter_quotes[chapter] - 1
+            vals += [
+                math.log1p(100.0 * elsewhere / nq),
+                elsewhere / (ctx.total_mentions[ci] + 1.0),
+                in_chapter / others_in_chapter if others_in_chapter else 0.0,
+                sum(turn_p[u].get(ci, 0.0) for u in conv_turns) / len(conv_turns) if conv_turns else 0.0,
+                min((t - u for u in conv_turns if u < t and turn_p[u].get(ci, 0.0) >= SPOKE_P), default=FAR_TURNS),
+                min((u - t for u in conv_turns if u > t and turn_p[u].get(ci, 0.0) >= SPOKE_P), default=FAR_TURNS),
+            ]
             rows[r] = vals
         out.append(rows)
     return out

@@ -12,8 +12,9 @@ among no candidates teach it nothing and are left out). A cue that tells the spe
 quotation addresses ("My dear Mr. Bennet") leaves out that character, when anyone else is
 left.
 Each later pass adds the previous pass's answers for the neighbouring quotations and the
-rest of the conversation, and how much the quotation's words resemble each candidate's
-words elsewhere in the book by those answers (:data:`SECOND_FEATURES`), and scores again,
+rest of the conversation, how much the quotation's words resemble each candidate's words
+elsewhere in the book by those answers, and how much each candidate has been talking in
+the book, the chapter and the conversation (:data:`SECOND_FEATURES`), and scores again,
 so that a speaker named once is carried along a run of unattributed turns. For training
 a later pass, the previous pass's answers on the training novels come from models that did
 not see those novels (cross-fitting by novel), so the pass learns how far to trust them.

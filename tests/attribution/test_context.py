@@ -326,6 +326,43 @@ def test_conversation_turns_that_tell_the_speakers_sex_count_by_parity():
 
 
 
+def test_a_later_pass_reads_who_has_been_talking_in_the_book_chapter_and_conversation():
+    text = (
+        "Elizabeth, Jane, Mrs. Bennet and Mr. Darcy sat down.\n\n"
+        "\u201cA fine day.\u201d\n\n"
+        "\u201cVery fine.\u201d\n\n"
+        "\u201cToo hot.\u201d\n\n"
+        "\u201cNonsense.\u201d\n\n"
+        "\u201cIs it?\u201d\n"
+    )
+    pieces = ["A fine day.", "Very fine.", "Too hot.", "Nonsense.", "Is it?"]
+    ctx, cands, _, _ = _conversation_rows(text, pieces)
+    lizzy, darcy, jane, mother = 0, 1, 2, 3
+    # by the previous pass: Jane, Elizabeth, Mrs. Bennet, Jane, and an open question
+    said = [jane, lizzy, mother, jane, None]
+    answers = [{c: (1.0 if c == s else 0.0) for c in cs} if s is not None else {c: 1.0 / len(cs) for c in cs}
+               for s, cs in zip(said, cands)]
+    second = second_rows(ctx, cands, answers)
+    col = {name: k for k, name in enumerate(SECOND_FEATURES)}
+
+    def value(i: int, who: int, name: str) -> float:
+        return float(second[i][cands[i].index(who), col[name]])
+
+    # the open question: Jane spoke one turn back and three back, Mrs. Bennet two back, Darcy never
+    assert value(4, jane, "p1_last_turns") == 1 and value(4, mother, "p1_last_turns") == 2
+    assert value(4, darcy, "p1_last_turns") == 30 and value(4, darcy, "p1_next_turns") == 30
+    assert value(4, jane, "p1_conv_share") == pytest.approx(0.5) and value(4, darcy, "p1_conv_share") == 0
+    # the first turn: Elizabeth speaks one turn later, Jane three turns later (the nearest)
+    assert value(0, lizzy, "p1_next_turns") == 1 and value(0, jane, "p1_next_turns") == 3
+    # a quotation's own answer is left out: for each of Jane's turns the other one counts,
+    # and the open question sees her two turns of its four others
+    assert value(0, jane, "p1_chapter_share") == pytest.approx(value(3, jane, "p1_chapter_share"))
+    assert value(4, jane, "p1_chapter_share") == pytest.approx(0.5) and value(4, mother, "p1_chapter_share") == pytest.approx(0.25)
+    assert value(4, darcy, "p1_chapter_share") == 0
+    assert value(4, jane, "p1_book_share") > value(4, darcy, "p1_book_share")
+    # saying as much, Jane is named once and Mrs. Bennet once: the same talk for her name
+    assert value(4, jane, "p1_talk_ratio") == pytest.approx(2.0 / 2.0)
+
 def test_a_later_pass_reads_whose_words_a_quotation_resembles():
     text = (
         "\u201cA capital dinner, upon my word,\u201d said Darcy.\n\n"
