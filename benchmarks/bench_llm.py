@@ -31,6 +31,13 @@ SPEED_PROMPT = (
 )
 
 
+def _portable(name: str) -> str:
+    """A backend or model name without this machine's site-packages directory in it."""
+    import sysconfig
+
+    return name.replace(sysconfig.get_paths()["purelib"], "<site-packages>")
+
+
 def measure_speed(kind: str, model: str | None, new_tokens: int, repeats: int) -> dict:
     from litlens.llm import load_backend
 
@@ -54,7 +61,7 @@ def measure_speed(kind: str, model: str | None, new_tokens: int, repeats: int) -
     per_token.sort()
     median = per_token[len(per_token) // 2]
     return {
-        "backend": backend.name,
+        "backend": _portable(backend.name),
         "context_window": backend.context_window,
         "load_seconds": round(load_s, 2),
         "generated_tokens_per_run": outputs,
@@ -105,6 +112,7 @@ def main() -> int:
         model=args.model, base_url=args.base_url, progress=progress, cache_path=args.cache,
     )
     result["machine"] = machine
+    result["model"] = _portable(str(result.get("model", "")))
     label = result["method"].split(":", 1)[-1].replace("/", "_")
     out = RESULTS / f"llm_attribution_{label}.json"
     out.write_text(json.dumps(result, indent=2) + "\n")
