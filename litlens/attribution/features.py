@@ -333,12 +333,13 @@ def second_rows(ctx: BookContext, cands: list[list[int]], first: list[dict[int, 
     for i, qc in enumerate(ctx.quotes):
         chapter = ctx.chapter_of_paragraph[qc.paragraph]
         t = conv.turn_of[i]
-        conv_turns = [u for u in range(conv.first_turn[t], conv.last_turn[t] + 1) if u != t]
+        others = conv.others(i)
+        conv_turns = [u for u, _ in others]
         cs = cands[i]
         same: Counter = Counter()
         other: Counter = Counter()
         w_same = w_other = 0.0
-        for u, dist in conv.others(i):
+        for u, dist in others:
             w = 1.0 / dist  # nearer turns count more
             if dist % 2 == 0:
                 same.update({c: w * v for c, v in turn_p[u].items()})
