@@ -199,12 +199,17 @@ def _structure(text: str, need_persons: bool) -> Structure:
     return Structure(chapters=find_chapters(text, paragraphs), paragraphs=paragraphs, sentences=[], persons=[])
 
 
-def load_novel(novel_dir: Path, *, quotes: str = "gold", characters: str = "gold") -> Novel:
-    """Read a PDNC novel and prepare it for attribution (spaCy runs only for detected/discovered)."""
+def check_eval_inputs(quotes: str, characters: str) -> None:
+    """Refuse an evaluation setting other than gold/detected quotations and gold/discovered characters."""
     if quotes not in ("gold", "detected"):
         raise LitLensError(f"--quotes must be gold or detected, not {quotes!r}")
     if characters not in ("gold", "discovered"):
         raise LitLensError(f"--characters must be gold or discovered, not {characters!r}")
+
+
+def load_novel(novel_dir: Path, *, quotes: str = "gold", characters: str = "gold") -> Novel:
+    """Read a PDNC novel and prepare it for attribution (spaCy runs only for detected/discovered)."""
+    check_eval_inputs(quotes, characters)
     raw = read_book(novel_dir / "novel_text.txt")
     text = raw.text
     gold = sorted(read_pdnc_quotations(novel_dir / "quotation_info.csv"), key=lambda q: (q.start, q.end))

@@ -32,14 +32,13 @@ from litlens.attribution.llm_protocol import (
     run_protocol,
     to_attributions,
 )
-from litlens.errors import LitLensError
 from litlens.llm import LLMBackend, load_backend, model_label
 from litlens.model import Cancelled, Character, Progress, Quotation
 from litlens.quotes.pdnc import read_pdnc_characters, read_pdnc_quotations
 from litlens.resources import user_data_dir
 from litlens.services.evaluation import pdnc_novel_dirs
 from litlens.services.progress import check_cancelled, sub_progress
-from litlens.services.attribution import select_novels
+from litlens.services.attribution import check_eval_inputs, select_novels
 from litlens.services.books import resolve_book
 from litlens.store.attribution import save_attributions
 from litlens.store.llm_cache import ProjectChunkCache
@@ -192,10 +191,7 @@ def evaluate_llm(
     ``quotations`` (only quotations whose gold speaker has at least 10 quotations in the
     novel; with detected quotations, unmatched gold ones count as wrong).
     """
-    if quotes not in ("gold", "detected"):
-        raise LitLensError(f"--quotes must be gold or detected, not {quotes!r}")
-    if characters not in ("gold", "discovered"):
-        raise LitLensError(f"--characters must be gold or discovered, not {characters!r}")
+    check_eval_inputs(quotes, characters)
     dirs = select_novels(pdnc_novel_dirs(pdnc_dir), novels)
     report = progress or (lambda f, m: None)
     report(0.0, "loading the model")

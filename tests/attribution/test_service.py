@@ -129,3 +129,15 @@ def test_cli_attribute_prints_a_summary(detected):
     bad = subprocess.run([sys.executable, "-m", "litlens.cli", "attribute", "-p", str(detected), "--attributor", "/nonexistent.joblib"],
                          capture_output=True, text=True)
     assert bad.returncode != 0 and bad.stderr.startswith("litlens: error:") and "no such attributor model" in bad.stderr
+
+
+@pytest.mark.parametrize(("quotes", "characters", "named"), [("predicted", "gold", "--quotes"), ("gold", "found", "--characters")])
+def test_evaluations_refuse_an_unknown_setting_before_reading_anything(tmp_path, quotes, characters, named):
+    from litlens.errors import LitLensError
+    from litlens.services.attribution import load_novel
+    from litlens.services.llm_attribution import evaluate_llm
+
+    with pytest.raises(LitLensError, match=named):
+        load_novel(tmp_path / "no-such-novel", quotes=quotes, characters=characters)
+    with pytest.raises(LitLensError, match=named):
+        evaluate_llm(tmp_path / "no-such-corpus", quotes=quotes, characters=characters)
