@@ -38,7 +38,9 @@ The stages, each a small function over plain offsets:
    letters set off by indentation or quoted paragraph by paragraph from "Dear …," to
    "Yours …,"; reported speech in quote marks ("He was afraid they should have a very
    bad drive"); written or imagined words ("the telegram read: "..."", "a smile which
-   seemed to say, "...""). These are dropped.
+   seemed to say, "..."", ""...," she wrote"), and quoted paragraphs set out under narration
+   that ends by introducing writing ("It ran as follows:", "the following advertisement.")
+   with the paragraphs that carry on from them. These are dropped.
 6. **Types** come from the cue found by :mod:`litlens.quotes.types`: between the
    sub-quotations, else right after the quotation, else right before it (or at the end
    of the previous paragraph when that introduces it, "Elizabeth said:").
@@ -629,6 +631,54 @@ def _not_uttered(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]) 
     return _NOT_UTTERED.search(clause) is not None
 
 
+# Words in the last clause of a paragraph of narration that introduces written words set
+# out below it: "It ran in this way:", "on which was written:", "This was the letter--".
+_WRITTEN_BELOW = re.compile(
+    r"\b(?:letters?|notes?(?! of)|contents|postscript|advertisement|notice|inscription|as follows|in this way|"
+    r"wrote|written|inscribed|scrawled|printed|engraved|telegram)\b",
+    re.IGNORECASE,
+)
+
+
+def _tells_of_writing(clause: str) -> bool:
+    """Does narration say that written words follow ("It ran in this way:", "These were the
+    contents--")? Not when it has someone speak ("instructions about letters, and her
+    husband addressed me:", "Miss Alan began as follows:")."""
+    if _WRITTEN_BELOW.search(clause) is None:
+        return False
+    return not any(is_speech_verb(w) and w.lower() not in _WRITE for w in re.findall(r"[^\W\d_]+", clause))
+
+
+def _written_below(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]) -> bool:
+    """A quotation that opens its paragraph under narration ending by saying that written
+    words follow ("It was as follows:", "he had scrawled on a piece of paper:"). PDNC
+    annotates neither letters nor notices."""
+    first = group[0]
+    if first.para == 0 or first.open_mark != paragraphs[first.para].start:
+        return False
+    prev = paragraphs[first.para - 1]
+    raw = text[prev.start : prev.end].rstrip()
+    body = raw.rstrip(" \u00a0-\u2014:")
+    if not body or any(ch in body for ch in DOUBLE_MARKS):
+        return False
+    end = len(body) + prev.start
+    clause = text[clause_start(text, prev.start, end) : end]
+    # A dash lost in conversion can leave only spaces at the line's end ("the contents   ").
+    if raw[-1:] in {":", "-", "\u2014"} or re.match(r" {2,}\n", text[prev.end : prev.end + 8]):
+        return _tells_of_writing(clause)
+    return re.search(r"\bfollowing (?:letter|advertisement|notice|lines|note)\b", clause, re.IGNORECASE) is not None
+
+
+_WRITE = frozenset("write writes wrote written writing".split())
+
+
+def _written_cue(cue: Cue) -> bool:
+    """A cue whose only speech verb is writing ("she wrote", "wrote Miss Catharine"):
+    the quotation is a letter's words, which PDNC does not annotate."""
+    verbs = [w.lower() for w in re.findall(r"[^\W\d_]+", cue.text) if is_speech_verb(w)]
+    return bool(verbs) and all(v in _WRITE for v in verbs)
+
+
 # --------------------------------------------------------------------------- grouping
 
 
@@ -838,11 +888,18 @@ def detect_quotations(
     wrap = _wrap_width(text, paragraphs)
     chapter_starts = [c.start for c in chapters] if chapters else []
     out: list[Quotation] = []
+    written_run = False  # inside a run of quoted paragraphs that are written words
     for gi, group in enumerate(groups):
         prev_seg = groups[gi - 1][-1] if gi > 0 else None
         next_seg = groups[gi + 1][0] if gi + 1 < len(groups) else None
+        continues = written_run and prev_seg is not None and prev_seg.carried and group[0].para == prev_seg.para + 1
+        written_run = continues or _written_below(text, group, paragraphs)
+        if written_run:
+            continue
         cue = _find_cue(text, group, prev_seg, next_seg, paragraphs, names)
         if cue is None and (_reported(text, group, paragraphs) or _narrators_fragment(text, group, prev_seg, paragraphs)):
+            continue
+        if cue is not None and _written_cue(cue):
             continue
         if _not_uttered(text, group, paragraphs) or _is_name_given(text, group, paragraphs) or _is_short_lined_verse(text, group, wrap):
             continue

@@ -273,6 +273,44 @@ def test_detect_letter_in_quoted_paragraphs_is_not_speech():
     assert spans_text(text, detect(text)) == [["Dear me,", "she writes well."]]
 
 
+@pytest.mark.parametrize(
+    "intro",
+    [
+        "It ran in this way:",
+        "On the back of the card was written:",
+        "These were the contents--",
+        "This was the letter   ",  # an em dash lost in conversion leaves spaces
+    ],
+)
+def test_detect_written_words_set_out_under_their_introduction_are_not_speech(intro):
+    text = (
+        f"{intro}\n\n"
+        '"Lost, a brown dog with a white ear. Whoever brings him back to the inn\n'
+        'shall have a reward.\n\n'
+        '"Apply to the landlord."\n\n'
+        '"So he has lost his dog," said Tom.'
+    )
+    assert spans_text(text, detect(text)) == [["So he has lost his dog,"]]
+
+
+@pytest.mark.parametrize(
+    "intro",
+    [
+        "She gave some instructions about letters, and her husband addressed me:",
+        "Miss Alan began as follows:",
+        "He folded the note and, looking up, said:",
+    ],
+)
+def test_detect_speech_after_an_introduction_that_mentions_writing_is_still_speech(intro):
+    text = f'{intro}\n\n"Is soldiering your regular profession?"'
+    assert spans_text(text, detect(text)) == [["Is soldiering your regular profession?"]]
+
+
+def test_detect_words_cued_by_wrote_are_a_letter_not_speech():
+    text = '"In a place like this," she wrote, "one feels the past."\n\n"Poor girl," said Philip.'
+    assert spans_text(text, detect(text)) == [["Poor girl,"]]
+
+
 def test_detect_reported_speech_in_quotes_inside_narration_is_not_speech():
     text = (
         'Mr. Weston began to move. "He must be going. He had business at the Crown, and '
