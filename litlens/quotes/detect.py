@@ -631,6 +631,8 @@ def _not_uttered(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]) 
     return _NOT_UTTERED.search(clause) is not None
 
 
+_WRITE = frozenset("write writes wrote written writing".split())
+
 # Words in the last clause of a paragraph of narration that introduces written words set
 # out below it: "It ran in this way:", "on which was written:", "This was the letter--".
 _WRITTEN_BELOW = re.compile(
@@ -667,9 +669,6 @@ def _written_below(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]
     if raw[-1:] in {":", "-", "\u2014"} or re.match(r" {2,}\n", text[prev.end : prev.end + 8]):
         return _tells_of_writing(clause)
     return re.search(r"\bfollowing (?:letter|advertisement|notice|lines|note)\b", clause, re.IGNORECASE) is not None
-
-
-_WRITE = frozenset("write writes wrote written writing".split())
 
 
 def _written_cue(cue: Cue) -> bool:

@@ -220,7 +220,7 @@ expostulate expostulated expostulates
 grunted
 hinted
 inform informed informs
-intoned intones
+intone intoned intones
 jested
 lamented
 opine opined opines
