@@ -198,46 +198,6 @@ croak croaked croaks
 quaver quavered quavers
 trill trilled trills
 purr purred purrs
-acknowledge acknowledged acknowledges
-acquiesce acquiesced acquiesces
-admonish admonished admonishes
-assert asserted asserts
-boasted
-cautioned
-chide chided chides
-chortle chortled chortles
-concede conceded concedes
-concur concurred concurs
-confide confided confides
-contend contended contends
-contradict contradicted contradicts
-corroborate corroborated corroborates
-croon crooned croons
-drone droned drones
-emphasize emphasized emphasizes emphasise emphasised emphasises
-enunciate enunciated enunciates
-expostulate expostulated expostulates
-grunted
-hinted
-inform informed informs
-intone intoned intones
-jested
-lamented
-opine opined opines
-proclaim proclaimed proclaims
-pronounce pronounced pronounces
-quipped
-reassure reassured reassures
-rebuked
-remind reminded reminds
-remonstrate remonstrated remonstrates
-reproached
-reprove reproved reproves
-scold scolded scolds
-screeched
-surmise surmised surmises
-thundered
-volunteered
 coo cooed coos
 simper simpered simpers
 titter tittered titters
