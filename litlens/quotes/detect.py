@@ -609,9 +609,12 @@ def _is_name_given(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]
     return _NAMING.search(text, max(p.start, first.open_mark - 60), first.open_mark) is not None
 
 
+# Words that tell of writing, for both rules below that drop written words.
+_WRITING = r"wrote|written|printed|engraved|inscribed|scrawled|telegram"
+
 # The clause that introduces a quotation says it is written or only imagined.
 _NOT_UTTERED = re.compile(
-    r"\b(?:wrote|written|writes|reads?|printed|painted|engraved|inscribed|scrawled|telegram|"
+    rf"\b(?:{_WRITING}|writes|reads?|painted|"
     r"paper|postcard|card|placard|labelled|headed)\b"
     r"|\bseemed to say\b|\bas (?:if|much as) to say\b|\bmeant\b|\binstead of saying\b"
     r"|\b(?:would|could|might|should) (?:\w+ )?have said\b",
@@ -636,8 +639,8 @@ _WRITE = frozenset("write writes wrote written writing".split())
 # Words in the last clause of a paragraph of narration that introduces written words set
 # out below it: "It ran in this way:", "on which was written:", "This was the letter--".
 _WRITTEN_BELOW = re.compile(
-    r"\b(?:letters?|notes?(?! of)|contents|postscript|advertisement|notice|inscription|as follows|in this way|"
-    r"wrote|written|inscribed|scrawled|printed|engraved|telegram)\b",
+    rf"\b(?:letters?|notes?(?! of)|contents|postscript|advertisement|notice|inscription|as follows|in this way|"
+    rf"{_WRITING})\b",
     re.IGNORECASE,
 )
 
