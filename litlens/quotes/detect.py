@@ -700,22 +700,42 @@ def _has_sentence_break(mid: str) -> bool:
 _PAREN_ASIDE = re.compile(r"\s*\([^()\"\u201c\u201d]{1,200}\)\s*")
 
 
-def _link(text: str, a: _Seg, b: _Seg, names: Names) -> str | None:
+def _carries_on(text: str, a: _Seg, b: _Seg, after_end: int, names: Names) -> bool:
+    """Does a speech go on past narration of more than one sentence?
+
+    ``"Jake," Mike said. He was almost crying. "You know I'm right."``: the narration opens
+    with the cue that tags ``a`` (which ends with a comma, "!" or "?", so the cue belongs
+    to it), no later clause introduces another speaker, and ``b`` has no cue of its own.
+    """
+    assert a.close_mark is not None and b.open_mark is not None
+    if text[a.start : a.end].rstrip(" _*)")[-1:] not in {",", "!", "?"}:
+        return False
+    if cue_after(text, a.close_mark + 1, b.open_mark, names) is None or cue_before(text, a.close_mark + 1, b.open_mark, names) is not None:
+        return False
+    return b.close_mark is None or b.close_mark + 1 >= after_end or cue_after(text, b.close_mark + 1, after_end, names) is None
+
+
+def _link(text: str, a: _Seg, b: _Seg, after_end: int, names: Names) -> str | None:
     """How two segments of one paragraph join into one quotation: "cue", "plain" or None.
 
     "cue" when the narration between them is one clause that holds a speech cue
     (``"Well," said he, "I think"``) and the first segment does not end a sentence with
     a full stop; "plain" when there is no cue but the first segment ends with a comma
     (the sentence goes on). A second speech verb after the cue ("said the King; and the
-    Rabbit called out,") introduces another quotation.
+    Rabbit called out,") introduces another quotation. Narration of several sentences
+    separates two quotations unless the speech :func:`_carries_on` past it. ``after_end``
+    bounds the narration after ``b`` (the next segment's opening mark or the paragraph's
+    end).
     """
     if a.close_mark is None or b.open_mark is None:
         return None
     mid = text[a.close_mark + 1 : b.open_mark]
     if _PAREN_ASIDE.fullmatch(mid):
         return "plain"  # "… Mrs. Mann." (Here she set down the glass.) "I shall …": an aside
-    if not mid.strip() or _has_sentence_break(mid):
+    if not mid.strip():
         return None
+    if _has_sentence_break(mid):
+        return "cue" if _carries_on(text, a, b, after_end, names) else None
     last = text[a.start : a.end].rstrip(" _*)")[-1:]
     cue = cue_after(text, a.close_mark + 1, b.open_mark, names)
     if cue is not None:
@@ -754,7 +774,9 @@ def _ends_sentence(text: str, a: _Seg, b: _Seg) -> bool:
     return text[a.close_mark + 1 : b.open_mark].rstrip()[-1:] in {".", "!", "?"}
 
 
-def group_segments(text: str, segs: Sequence[_Seg], names: Names, join_paragraphs: bool = False) -> list[list[_Seg]]:
+def group_segments(
+    text: str, segs: Sequence[_Seg], paragraphs: Sequence[Paragraph], names: Names, join_paragraphs: bool = False
+) -> list[list[_Seg]]:
     """Join segments into quotations (see the module docs).
 
     A cue tags the segments on both sides of it, and a segment belongs to one cue: in
@@ -762,13 +784,15 @@ def group_segments(text: str, segs: Sequence[_Seg], names: Names, join_paragraph
     (PDNC annotates it so). Chains are resolved from the right.
     """
     links: list[str | None] = []
-    for a, b in pairwise(segs):
+    for i, (a, b) in enumerate(pairwise(segs)):
         if b.resumes and b.para == a.para and a.close_mark is None:
             links.append("nested")
         elif a.carried and b.para == a.para + 1:
             links.append("paragraph" if join_paragraphs else None)
         elif a.para == b.para:
-            links.append(_link(text, a, b, names))
+            nxt = segs[i + 2] if i + 2 < len(segs) else None
+            after_end = nxt.open_mark if nxt is not None and nxt.para == b.para and nxt.open_mark is not None else paragraphs[b.para].end
+            links.append(_link(text, a, b, after_end, names))
         else:
             links.append(None)
     for i in range(len(links) - 2, -1, -1):
@@ -886,7 +910,7 @@ def detect_quotations(
         if not _is_mention(text, s, segs[i + 1] if i + 1 < len(segs) else None, paragraphs[s.para], names, speech[-1] if speech else None):
             speech.append(s)
     segs = speech
-    groups = group_segments(text, segs, names, join_paragraphs)
+    groups = group_segments(text, segs, paragraphs, names, join_paragraphs)
     wrap = _wrap_width(text, paragraphs)
     chapter_starts = [c.start for c in chapters] if chapters else []
     out: list[Quotation] = []

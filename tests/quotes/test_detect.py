@@ -140,6 +140,19 @@ def test_detect_narration_sentence_between_quotes_separates_them():
     assert spans_text(text, detect(text)) == [["I am tired."], ["Wake me at six."]]
 
 
+def test_detect_speech_carries_on_past_a_cue_and_a_narration_sentence():
+    text = '"Jake," Mike said. He was almost crying. "You know I am right."'
+    assert spans_text(text, detect(text)) == [["Jake,", "You know I am right."]]
+    # The first speech ends with a full stop: its cue closes it.
+    text = '"I am going." Mike said it quietly. He stood up. "Wait for me."'
+    assert len(detect(text)) == 2
+    # Another speaker is cued in the narration, or the second speech has its own cue.
+    text = '"Jake," Mike said. He turned and Bill answered, "You know I am right."'
+    assert len(detect(text)) == 2
+    text = '"Jake," Mike said. He was almost crying. "You know," Bill said.'
+    assert len(detect(text)) == 2
+
+
 def test_detect_parenthesised_aside_keeps_one_speech_together():
     text = '"You feel as a mother, Mrs. Mann." (He stirred the gin.) "I drink your health."'
     assert spans_text(text, detect(text)) == [["You feel as a mother, Mrs. Mann.", "I drink your health."]]
