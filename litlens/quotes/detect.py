@@ -715,6 +715,16 @@ def _carries_on(text: str, a: _Seg, b: _Seg, after_end: int, names: Names) -> bo
     return b.close_mark is None or b.close_mark + 1 >= after_end or cue_after(text, b.close_mark + 1, after_end, names) is None
 
 
+def _cue_goes_on(text: str, start: int, cue: Cue) -> bool:
+    """Does the cue right after a closing mark continue the sentence ('"Yes." said he')?
+
+    A lower-case cue (or "I said") straight after the mark shows that the full stop
+    inside the quotation stands where a comma belongs.
+    """
+    lead = text[start : cue.start]
+    return not lead.strip() and (text[cue.start].islower() or text[cue.start : cue.start + 2] == "I ")
+
+
 def _link(text: str, a: _Seg, b: _Seg, after_end: int, names: Names) -> str | None:
     """How two segments of one paragraph join into one quotation: "cue", "plain" or None.
 
@@ -739,7 +749,7 @@ def _link(text: str, a: _Seg, b: _Seg, after_end: int, names: Names) -> str | No
     last = text[a.start : a.end].rstrip(" _*)")[-1:]
     cue = cue_after(text, a.close_mark + 1, b.open_mark, names)
     if cue is not None:
-        if last == "." or _second_cue(text, cue.end, b.open_mark, names, same_sentence=last == ","):
+        if (last == "." and not _cue_goes_on(text, a.close_mark + 1, cue)) or _second_cue(text, cue.end, b.open_mark, names, same_sentence=last == ","):
             return None
         return "cue"
     if last != ",":

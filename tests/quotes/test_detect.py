@@ -135,6 +135,13 @@ def test_detect_interruption_with_full_stop_after_cue_is_still_one_quotation():
     assert spans_text(text, detect(text)) == [["My dear,", "Have you heard?"]]
 
 
+def test_detect_full_stop_before_a_lowercase_cue_does_not_end_the_quotation():
+    text = '"I cannot breathe." said the Dormouse. "Do move up."'
+    assert spans_text(text, detect(text)) == [["I cannot breathe.", "Do move up."]]
+    text = '"Yes." I said. "I like it."'
+    assert spans_text(text, detect(text)) == [["Yes.", "I like it."]]
+
+
 def test_detect_narration_sentence_between_quotes_separates_them():
     text = '"I am tired." He sat down by the fire and closed his eyes. "Wake me at six."'
     assert spans_text(text, detect(text)) == [["I am tired."], ["Wake me at six."]]
