@@ -588,10 +588,10 @@ def _narrators_fragment(text: str, group: list[_Seg], prev_seg: _Seg | None, par
 # Narration that ends by naming what follows: "whom the village called", "known as",
 # "the sobriquet of". A word or phrase quoted after it is a name or label, not speech.
 _NAMING = re.compile(
-    r"(?:\b(?:called|call|calls|termed|named|dubbed|nicknamed|christened)"
+    r"(?:\b(?:called|call|calls|termed|named|dubbed|nicknamed|christened|entitled|titled|labell?ed)"
     r"(?: (?:it|him|her|them|me|us|himself|herself|themselves|itself))?"
     r"|\b(?:known|think of|thinks of|thought of|spoke of|speaks of|referred to|refers to|regarded|described) as"
-    r"|\b(?:sobriquet|epithets?|nickname|name) of)\s*$",
+    r"|\b(?:sobriquet|epithets?|nickname|name) of|\b(?:called|termed) by (?:\w+ ){0,2}\w+)\s*$",
     re.IGNORECASE,
 )
 

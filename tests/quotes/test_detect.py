@@ -352,6 +352,10 @@ def test_detect_speech_resumed_in_lowercase_is_still_speech():
 def test_detect_name_given_after_a_naming_verb_is_not_speech():
     text = 'At school the boys called him "the Professor." He never minded it.'
     assert detect(text) == []
+    text = 'One piece that lady played Edna had entitled "Solitude." It was short.'
+    assert detect(text) == []
+    text = 'It was one of those sentiments which are called by romancers "lawless passions." She knew it.'
+    assert detect(text) == []
 
 
 def test_detect_call_after_called_is_still_speech():
