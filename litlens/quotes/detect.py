@@ -25,15 +25,20 @@ The stages, each a small function over plain offsets:
 4. **Interrupted speech.** Two quoted segments of one paragraph are one quotation with
    two spans (PDNC's sub-quotations) when the narration between them is one clause
    with a speech cue and the first segment does not end with a full stop
-   (``"Well," said he, "I think…"``), or when there is no cue but the first segment
-   ends with a comma. A full sentence of narration between them, or a second speaker
-   introduced after the cue ("said the King; and the Rabbit called out,") or after
-   "and" ("…, Tom," and Ann said, "…"), separates them; a pronoun after a comma
+   (``"Well," said he, "I think…"``; a full stop right before a lower-case cue,
+   ``"Yes." said he``, counts as a comma), or when there is no cue but the first segment
+   ends with a comma. A full sentence of narration between them separates them unless
+   it opens with the first segment's cue and the speech goes on past it (``"Jake," Mike
+   said. He was almost crying. "You know…"``: no other speaker is cued and the second
+   segment has no cue of its own). A second speaker introduced after the cue ("said
+   the King; and the Rabbit called out,") or after "and" ("…, Tom," and Ann said,
+   "…"), separates them; a pronoun after a comma
    ("said Tom, and then he added,") is the same speaker going on. In
    ``"A," said X. "B," he said. "C."`` each cue tags its own quotation.
 5. **Not speech.** PDNC does not annotate: titles, scare quotes and quoted words inside
-   narration (``the "Coach and Horses" steps``), names given ("they called him "the
-   Professor.""), and uncued fragments inside narration that start in lower case;
+   narration (``the "Coach and Horses" steps``), names and titles given ("they called
+   him "the Professor."", "a piece she had entitled "Solitude.""), and uncued fragments
+   inside narration that start in lower case;
    quoted verse, whether set off by indentation or printed flush left in short lines;
    letters set off by indentation or quoted paragraph by paragraph from "Dear …," to
    "Yours …,"; reported speech in quote marks ("He was afraid they should have a very
@@ -710,7 +715,9 @@ def _carries_on(text: str, a: _Seg, b: _Seg, after_end: int, names: Names) -> bo
     assert a.close_mark is not None and b.open_mark is not None
     if text[a.start : a.end].rstrip(" _*)")[-1:] not in {",", "!", "?"}:
         return False
-    if cue_after(text, a.close_mark + 1, b.open_mark, names) is None or cue_before(text, a.close_mark + 1, b.open_mark, names) is not None:
+    if cue_after(text, a.close_mark + 1, b.open_mark, names) is None:
+        return False
+    if cue_before(text, a.close_mark + 1, b.open_mark, names) is not None:
         return False
     return b.close_mark is None or b.close_mark + 1 >= after_end or cue_after(text, b.close_mark + 1, after_end, names) is None
 
@@ -749,7 +756,9 @@ def _link(text: str, a: _Seg, b: _Seg, after_end: int, names: Names) -> str | No
     last = text[a.start : a.end].rstrip(" _*)")[-1:]
     cue = cue_after(text, a.close_mark + 1, b.open_mark, names)
     if cue is not None:
-        if (last == "." and not _cue_goes_on(text, a.close_mark + 1, cue)) or _second_cue(text, cue.end, b.open_mark, names, same_sentence=last == ","):
+        if last == "." and not _cue_goes_on(text, a.close_mark + 1, cue):
+            return None
+        if _second_cue(text, cue.end, b.open_mark, names, same_sentence=last == ","):
             return None
         return "cue"
     if last != ",":
