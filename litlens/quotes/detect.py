@@ -15,7 +15,10 @@ The stages, each a small function over plain offsets:
    when the paragraph would otherwise end inside the quotation, or when another
    quotation opens. Marks of the other style are nested quotations and stay inside
    their outer quotation, unless the outer speaker retells a conversation: then the
-   retold speech (and any stage direction in parentheses) is cut out of the spans.
+   retold speech (and any stage direction in parentheses) is cut out of the spans. In
+   a book converted to plain ASCII that lost its curly apostrophes and single marks
+   ("I don t know"), :func:`restore_lost_marks` first puts the nested marks back where
+   spaces show them (``" Hum!  said he.  A fifth share!``).
 3. **Paragraph runs.** A quotation still open at the end of its paragraph continues
    into the next paragraph when that opens with a quote mark (the printer's convention
    for a long speech); otherwise it is closed at the paragraph's end (recovery from an
@@ -133,6 +136,54 @@ def quote_style(text: str, paragraphs: Sequence[Paragraph]) -> Style:
         if not _is_elision(text, m.start(), len(text)):
             singles += 1
     return "single" if singles > doubles else "double"
+
+
+# A text whose curly apostrophes and single quote marks were lost in a conversion to
+# plain ASCII ("I don t know", "It s"): its nested quotation marks survive as spaces.
+_LOST_APOSTROPHE = re.compile(r"\b(?:don|can|isn|won|didn|wasn|couldn|wouldn|shouldn|hasn|haven|hadn|aren|weren|doesn) t\b")
+_APOSTROPHE = re.compile(r"n['’]t\b")
+# Punctuation, then two spaces: a lost closing mark and a space (",’ said he"), or a space
+# and a lost opening mark ("said he. ‘A fifth").
+# A line break may stand for the space: ",\n said he", ". \nThen".
+_LOST_MARK = re.compile(r"(?<=[,.!?;:])(?:  |\n | \n)(?=\S)")
+
+
+def restore_lost_marks(text: str, paragraphs: Sequence[Paragraph]) -> str:
+    """``text`` with the nested quote marks a plain-ASCII conversion turned into spaces put back.
+
+    Only in a book whose apostrophes are lost as well, and only inside a quotation that
+    opens its paragraph, up to its closing mark. ``" Hum!  said he.  A fifth share!``
+    is a speaker retelling a conversation: the space after the double mark opens a nested
+    quotation, and from there the marks alternate at punctuation followed by two spaces
+    (or a space and a line break): the first space after "Hum!" closes it, the second
+    space after "said he." opens the next. When the quotation does not open with a lost
+    mark, a nested one opens only before a capital letter. Each mark replaces one space,
+    so every offset stays the same.
+    """
+    lost = len(_LOST_APOSTROPHE.findall(text))
+    if lost < 10 or lost < 5 * len(_APOSTROPHE.findall(text)):
+        return text
+    chars: list[str] | None = None
+    for p in paragraphs:
+        if not (p.end - p.start > 3 and text[p.start] in DOUBLE_MARKS):
+            continue
+        nested_first = text[p.start + 1] == " " and text[p.start + 2].isupper()
+        opens, closes = ([p.start + 1] if nested_first else []), []
+        stop = next((i for i in range(p.start + 1, p.end) if text[i] in DOUBLE_MARKS), p.end)
+        for m in _LOST_MARK.finditer(text, p.start + 2, stop):
+            spaces = [i for i in range(m.start(), m.end()) if text[i] == " "]
+            if len(opens) > len(closes):
+                closes.append(spaces[0])
+            elif nested_first or text[m.end()].isupper():
+                opens.append(spaces[-1])
+        if not closes:
+            continue
+        chars = chars if chars is not None else list(text)
+        for i in opens:
+            chars[i] = "‘"
+        for i in closes:
+            chars[i] = "’"
+    return "".join(chars) if chars is not None else text
 
 
 def _is_elision(text: str, pos: int, limit: int) -> bool:
@@ -314,12 +365,17 @@ def _nested_quotes(text: str, seg: _Seg, style: Style) -> list[_Seg]:
     inner = Paragraph(0, seg.start, seg.end, None)
     scan = _single_segments if style == "double" else _double_segments
     nested, _ = scan(text, inner, 0)
-    return [n for n in nested if n.open_mark is not None and n.close_mark is not None]
+    closed = [n for n in nested if n.open_mark is not None and n.close_mark is not None]
+    last = nested[-1] if nested else None
+    if seg.close_mark is None and last is not None and last.open_mark is not None and last.close_mark is None and closed:
+        closed.append(last)  # runs on to the end of the paragraph with its outer quotation
+    return closed
 
 
 def _retold(text: str, nested: _Seg, following: _Seg, names: Names) -> bool:
     """Is the nested quotation speech retold with its own cue ("'Oh!' said he, …")?"""
-    assert nested.close_mark is not None
+    if nested.close_mark is None:
+        return False  # runs on to the end of the paragraph: no cue can follow it here
     if following.open_mark is not None and following.open_mark > nested.close_mark:
         start, stop = nested.close_mark + 1, following.open_mark
         return (cue_after(text, start, stop, names) or cue_before(text, start, stop, names)) is not None
@@ -351,9 +407,10 @@ def _split_at_nested_speech(text: str, seg: _Seg, style: Style, names: Names) ->
     and is cut out too. The speaker's stretches stay one quotation with one span each
     (``resumes``): PDNC sometimes makes each its own quotation, but one quotation with
     the right spans matches either way far better than one that counts the retold
-    speech as the speaker's. A nested title, scare quote or word (``"He told me 'never
-    again' and left"``), or nested words without a cue (``"just say 'not today'"``), stay
-    inside.
+    speech as the speaker's. A nested quotation still open where its outer one runs on
+    into the next paragraph is cut out to the paragraph's end. A nested title, scare
+    quote or word (``"He told me 'never again' and left"``), or nested words without a
+    cue (``"just say 'not today'"``), stay inside.
     """
     nested = _nested_quotes(text, seg, style)
     if not any(_retold(text, n, nested[k + 1] if k + 1 < len(nested) else seg, names) for k, n in enumerate(nested)):
@@ -367,10 +424,13 @@ def _split_at_nested_speech(text: str, seg: _Seg, style: Style, names: Names) ->
     pieces: list[_Seg] = []
     start, open_mark = seg.start, seg.open_mark
     for n in cuts:
-        assert n.open_mark is not None and n.close_mark is not None
+        assert n.open_mark is not None
         pieces.append(_Seg(seg.para, start, n.open_mark, open_mark, None, resumes=bool(pieces)))
-        start, open_mark = n.close_mark + 1, None
-    pieces.append(_Seg(seg.para, start, seg.end, open_mark, seg.close_mark, seg.carried, seg.reserve, resumes=True))
+        start, open_mark = (n.close_mark + 1 if n.close_mark is not None else seg.end), None
+    if start < seg.end:
+        pieces.append(_Seg(seg.para, start, seg.end, open_mark, seg.close_mark, seg.carried, seg.reserve, resumes=True))
+    else:
+        pieces[-1].carried = seg.carried
     return pieces
 
 
@@ -918,6 +978,8 @@ def detect_quotations(
     """
     paragraphs = sorted(paragraphs, key=lambda p: p.start)
     style = quote_style(text, paragraphs)
+    if style == "double":
+        text = restore_lost_marks(text, paragraphs)
     segs = find_segments(text, paragraphs, style)
     names = Names(text, sorted(persons, key=lambda m: m.start) if persons else None)
     segs = _kept([piece for s in segs for piece in _split_at_nested_speech(text, s, style, names)], text)

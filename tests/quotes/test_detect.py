@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from litlens.model import Chapter, Paragraph
-from litlens.quotes.detect import detect_quotations, find_segments, quote_style
+from litlens.quotes.detect import detect_quotations, find_segments, quote_style, restore_lost_marks
 from litlens.text.paragraphs import find_paragraphs
 
 
@@ -205,12 +205,50 @@ def test_detect_each_cue_tags_its_own_quotation():
     assert spans_text(text, detect(text)) == [["Oh!"], ["So it is,", "Well, let's go in."]]
 
 
+# --------------------------------------------------------------------------- lost nested marks
+
+# A book converted to plain ASCII with its curly apostrophes and single marks turned into
+# spaces ("I don t know").
+_ASCII_LOSSES = "".join(f"I don t know what he wants, number {i}.\n\n" for i in range(12))
+
+
+def test_restore_lost_marks_puts_nested_marks_back_without_moving_offsets():
+    para = '" Hum!  said he.  A fifth share! That is not very tempting.'
+    text = _ASCII_LOSSES + para
+    restored = restore_lost_marks(text, find_paragraphs(text))
+    assert len(restored) == len(text)
+    assert restored[len(_ASCII_LOSSES) :] == '"‘Hum!’ said he. ‘A fifth share! That is not very tempting.'
+    # Everything else is untouched.
+    assert [i for i, (a, b) in enumerate(zip(text, restored)) if a != b] == [
+        len(_ASCII_LOSSES) + k for k in (1, 6, 17)
+    ]
+
+
+def test_restore_lost_marks_leaves_books_with_real_apostrophes_alone():
+    text = "I don't know.\n\n" * 12 + _ASCII_LOSSES + '" Hum!  said he.  A fifth share!'
+    assert restore_lost_marks(text, find_paragraphs(text)) == text
+
+
+def test_detect_retold_speech_with_lost_marks_is_cut_out_of_the_narrators_quotation():
+    text = _ASCII_LOSSES + '"Well, the major came.\n\n" Hum!  said he.  A fifth share! That is not very tempting.'
+    quotations = detect(text)
+    assert spans_text(text, quotations)[-1] == ["said he."]
+    # The same words in a book with its apostrophes are one quotation, as printed.
+    plain = text.replace("don t", "don't")
+    assert spans_text(plain, detect(plain))[-1] == [" Hum!  said he.  A fifth share! That is not very tempting.".strip()]
+
+
 # --------------------------------------------------------------------------- nested quotes
 
 
 def test_detect_nested_quotes_stay_inside_the_outer_quotation():
     text = "\"He told me 'never again' and left,\" said Jane.\n\n“She said ‘no’ to him,” said Tom."
     assert spans_text(text, detect(text)) == [["He told me 'never again' and left,"], ["She said ‘no’ to him,"]]
+
+
+def test_detect_retold_speech_running_into_the_next_paragraph_is_left_out_too():
+    text = "\"I met him at the gate. 'Good morning,' said he, 'a fine day for a walk.\n\n\"'It is,' said I. So we walked on.\""
+    assert spans_text(text, detect(text)) == [["I met him at the gate.", "said he,"], ["said I. So we walked on."]]
 
 
 def test_detect_nested_retold_speech_is_left_out_of_the_spans():
