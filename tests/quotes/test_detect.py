@@ -248,13 +248,13 @@ def test_detect_nested_quotes_stay_inside_the_outer_quotation():
 
 def test_detect_retold_speech_running_into_the_next_paragraph_is_left_out_too():
     text = "\"I met him at the gate. 'Good morning,' said he, 'a fine day for a walk.\n\n\"'It is,' said I. So we walked on.\""
-    assert spans_text(text, detect(text)) == [["I met him at the gate.", "said he,"], ["said I. So we walked on."]]
+    assert spans_text(text, detect(text)) == [["I met him at the gate."], ["said he,"], ["said I. So we walked on."]]
 
 
 def test_detect_nested_retold_speech_is_left_out_of_the_spans():
     text = "\"I met him at the gate. 'Good morning,' said he, 'a fine day.' Then he walked on,\" said Ann."
-    # The speaker's own words around the speech she retells stay one quotation.
-    assert spans_text(text, detect(text)) == [["I met him at the gate.", "said he,", "Then he walked on,"]]
+    # Each stretch of the speaker's own words around the speech she retells is a quotation.
+    assert spans_text(text, detect(text)) == [["I met him at the gate."], ["said he,"], ["Then he walked on,"]]
 
 
 def test_detect_nested_quote_without_its_own_cue_is_not_cut():
