@@ -769,17 +769,16 @@ def _has_sentence_break(mid: str) -> bool:
 _PAREN_ASIDE = re.compile(r"\s*\([^()\"\u201c\u201d]{1,200}\)\s*")
 
 
-def _carries_on(text: str, a: _Seg, b: _Seg, after_end: int, names: Names) -> bool:
+def _carries_on(text: str, a: _Seg, b: _Seg, last: str, cue: Cue | None, after_end: int, names: Names) -> bool:
     """Does a speech go on past narration of more than one sentence?
 
     ``"Jake," Mike said. He was almost crying. "You know I'm right."``: the narration opens
-    with the cue that tags ``a`` (which ends with a comma, "!" or "?", so the cue belongs
-    to it), no later clause introduces another speaker, and ``b`` has no cue of its own.
+    with ``cue``, which tags ``a`` (whose ``last`` character is a comma, "!" or "?", so
+    the cue belongs to it), no later clause introduces another speaker, and ``b`` has no
+    cue of its own.
     """
     assert a.close_mark is not None and b.open_mark is not None
-    if text[a.start : a.end].rstrip(" _*)")[-1:] not in {",", "!", "?"}:
-        return False
-    if cue_after(text, a.close_mark + 1, b.open_mark, names) is None:
+    if last not in {",", "!", "?"} or cue is None:
         return False
     if cue_before(text, a.close_mark + 1, b.open_mark, names) is not None:
         return False
@@ -815,10 +814,10 @@ def _link(text: str, a: _Seg, b: _Seg, after_end: int, names: Names) -> str | No
         return "plain"  # "… Mrs. Mann." (Here she set down the glass.) "I shall …": an aside
     if not mid.strip():
         return None
-    if _has_sentence_break(mid):
-        return "cue" if _carries_on(text, a, b, after_end, names) else None
     last = text[a.start : a.end].rstrip(" _*)")[-1:]
     cue = cue_after(text, a.close_mark + 1, b.open_mark, names)
+    if _has_sentence_break(mid):
+        return "cue" if _carries_on(text, a, b, last, cue, after_end, names) else None
     if cue is not None:
         if last == "." and not _cue_goes_on(text, a.close_mark + 1, cue):
             return None
