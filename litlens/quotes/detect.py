@@ -343,11 +343,23 @@ def find_segments(text: str, paragraphs: Sequence[Paragraph], style: Style) -> l
     return _kept(out, text)
 
 
+_SPEECHLESS = re.compile(r"[?!]+(?:\s*[?!.]+)*")
+
+
 def _kept(segs: list[_Seg], text: str) -> list[_Seg]:
-    """``segs`` stripped of outer whitespace, without those that hold no word."""
+    """``segs`` stripped of outer whitespace, without those that hold no word. A line that
+    is nothing but a quoted "?" or "!!!" is a speechless reply and stays."""
     for s in segs:
         s.start, s.end = _strip(text, s.start, s.end)
-    return [s for s in segs if any(ch.isalnum() for ch in text[s.start : s.end])]
+    return [s for s in segs if any(ch.isalnum() for ch in text[s.start : s.end]) or _speechless_reply(text, s)]
+
+
+def _speechless_reply(text: str, s: _Seg) -> bool:
+    if s.open_mark is None or s.close_mark is None or not _SPEECHLESS.fullmatch(text, s.start, s.end):
+        return False
+    line_start = text.rfind("\n", 0, s.open_mark) + 1
+    line_end = text.find("\n", s.close_mark)
+    return not text[line_start : s.open_mark].strip() and not text[s.close_mark + 1 : line_end if line_end >= 0 else len(text)].strip()
 
 
 def _strip(text: str, start: int, end: int) -> tuple[int, int]:

@@ -404,6 +404,11 @@ def test_detect_call_after_called_is_still_speech():
 # --------------------------------------------------------------------------- chapters, order, empty
 
 
+def test_detect_keeps_a_speechless_reply_on_its_own_line():
+    text = '"We might go in your umbrella," said Pooh.\n\n"?"\n\n"!!!!!!"\n\nHe looked at the "?" on the sign.'
+    assert spans_text(text, detect(text)) == [["We might go in your umbrella,"], ["?"], ["!!!!!!"]]
+
+
 def test_detect_sets_chapter_from_chapters():
     text = 'CHAPTER I\n\n"One," said Ann.\n\nCHAPTER II\n\n"Two," said Tom.'
     second = text.index("CHAPTER II")
