@@ -19,7 +19,9 @@ The stages, each a small function over plain offsets:
    quotation (a stage direction in parentheses is cut out of the spans too). In
    a book converted to plain ASCII that lost its curly apostrophes and single marks
    ("I don t know"), :func:`restore_lost_marks` first puts the nested marks back where
-   spaces show them (``" Hum!  said he.  A fifth share!``).
+   spaces show them (``" Hum!  said he.  A fifth share!``). A quotation with no word in it
+   is dropped, unless it is a line of its own that is only ``"?"`` or ``"!!!"``: a
+   speechless reply.
 3. **Paragraph runs.** A quotation still open at the end of its paragraph continues
    into the next paragraph when that opens with a quote mark (the printer's convention
    for a long speech); otherwise it is closed at the paragraph's end (recovery from an
