@@ -40,7 +40,8 @@ The stages, each a small function over plain offsets:
    the King; and the Rabbit called out,") or after "and" ("…, Tom," and Ann said,
    "…"), separates them; a pronoun after a comma
    ("said Tom, and then he added,") is the same speaker going on. In
-   ``"A," said X. "B," he said. "C."`` each cue tags its own quotation.
+   ``"A," said X. "B," he said. "C."`` and in ``"A," said X. "B," he added.`` each cue
+   tags its own quotation.
 5. **Not speech.** PDNC does not annotate: titles, scare quotes and quoted words inside
    narration (``the "Coach and Horses" steps``), names and titles given ("they called
    him "the Professor."", "a piece she had entitled "Solitude.""), and uncued fragments
@@ -864,6 +865,24 @@ def _second_cue(text: str, start: int, end: int, names: Names, same_sentence: bo
     return words[-2].lower() not in _MODALS
 
 
+def _own_cue(text: str, segs: Sequence[_Seg], k: int, paragraphs: Sequence[Paragraph], names: Names) -> bool:
+    """Is segment ``k`` followed by a cue of its own, before the next segment of its
+    paragraph or the paragraph's end ('"B," he added.')?"""
+    b = segs[k]
+    if b.close_mark is None:
+        return False
+    nxt = segs[k + 1] if k + 1 < len(segs) else None
+    end = nxt.open_mark if nxt is not None and nxt.para == b.para and nxt.open_mark is not None else paragraphs[b.para].end
+    if b.close_mark + 1 >= end:
+        return False
+    cue = cue_after(text, b.close_mark + 1, end, names)
+    if cue is None or text[b.close_mark + 1 : cue.start].strip():
+        return False
+    last = text[b.start : b.end].rstrip(" _*)")[-1:]
+    first = text[cue.start : cue.end].split()[0]
+    return last == "," or (last in {"!", "?"} and (first[0].islower() or is_speech_verb(first)))
+
+
 def _ends_sentence(text: str, a: _Seg, b: _Seg) -> bool:
     """Does the narration between two segments end with a full stop ("said Pooh. ")?"""
     assert a.close_mark is not None and b.open_mark is not None
@@ -877,7 +896,8 @@ def group_segments(
 
     A cue tags the segments on both sides of it, and a segment belongs to one cue: in
     ``"A," said X. "B," he said. "C."`` the second cue joins B and C, and A stands alone
-    (PDNC annotates it so). Chains are resolved from the right.
+    (PDNC annotates it so), as it does in ``"A," said X. "B," he added.``. Chains are
+    resolved from the right.
     """
     links: list[str | None] = []
     for i, (a, b) in enumerate(pairwise(segs)):
@@ -891,8 +911,12 @@ def group_segments(
             links.append(_link(text, a, b, after_end, names))
         else:
             links.append(None)
-    for i in range(len(links) - 2, -1, -1):
-        if links[i] == "cue" and links[i + 1] == "cue" and _ends_sentence(text, segs[i], segs[i + 1]):
+    for i in range(len(links) - 1, -1, -1):
+        if links[i] != "cue" or not _ends_sentence(text, segs[i], segs[i + 1]):
+            continue
+        if i + 1 < len(links) and links[i + 1] == "cue":
+            links[i] = None
+        elif _own_cue(text, segs, i + 1, paragraphs, names):
             links[i] = None
     groups: list[list[_Seg]] = []
     for i, seg in enumerate(segs):

@@ -203,6 +203,12 @@ def test_detect_next_speaker_introduced_after_and_starts_a_new_quotation():
 def test_detect_each_cue_tags_its_own_quotation():
     text = '"Oh!" said Pooh. "So it is," he said. "Well, let\'s go in."'
     assert spans_text(text, detect(text)) == [["Oh!"], ["So it is,", "Well, let's go in."]]
+    # The last piece of a paragraph tagged by a cue right after it: the first cue is the first piece's.
+    text = '"Hoax," said a Voice. "It is a hoax," said Mr. Marvel.\n\n"Of course," the Dodo replied. "What else?" he went on.'
+    assert spans_text(text, detect(text)) == [["Hoax,"], ["It is a hoax,"], ["Of course,"], ["What else?"]]
+    # A sentence of narration after the second piece is not its cue.
+    text = '"Welcome!" she cried. "Welcome to Monteriano!" He greeted her.'
+    assert spans_text(text, detect(text)) == [["Welcome!", "Welcome to Monteriano!"]]
 
 
 # --------------------------------------------------------------------------- lost nested marks
