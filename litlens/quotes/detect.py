@@ -46,7 +46,8 @@ The stages, each a small function over plain offsets:
    narration (``the "Coach and Horses" steps``), names and titles given ("they called
    him "the Professor."", "a piece she had entitled "Solitude.""), and uncued fragments
    inside narration that start in lower case;
-   quoted verse, whether set off by indentation or printed flush left in short lines;
+   quoted verse, whether set off by indentation or printed flush left in short lines (all the
+   pieces of a verse quotation its cue interrupts, ``"You are old," said the youth, "as I…``);
    letters set off by indentation or quoted paragraph by paragraph from "Dear …," to
    "Yours …,"; reported speech in quote marks ("He was afraid they should have a very
    bad drive"); written or imagined words ("the telegram read: "..."", "a smile which
@@ -1027,12 +1028,14 @@ def detect_quotations(
     set_off = _indented_paragraphs(text, paragraphs, style) | _letter_paragraphs(text, paragraphs, style)
     speech: list[_Seg] = []
     for i, s in enumerate(segs):
-        if s.para in set_off or _is_verse(text, s):
+        if s.para in set_off:
             continue
         if not _is_mention(text, s, segs[i + 1] if i + 1 < len(segs) else None, paragraphs[s.para], names, speech[-1] if speech else None):
             speech.append(s)
     segs = speech
-    groups = group_segments(text, segs, paragraphs, names, join_paragraphs)
+    # A quotation with verse in any of its pieces is recited verse ('"You are old," said the
+    # youth, "as I mentioned before,\n    And have grown most uncommonly fat;"').
+    groups = [g for g in group_segments(text, segs, paragraphs, names, join_paragraphs) if not any(_is_verse(text, s) for s in g)]
     wrap = _wrap_width(text, paragraphs)
     chapter_starts = [c.start for c in chapters] if chapters else []
     out: list[Quotation] = []

@@ -320,6 +320,11 @@ def test_detect_indented_verse_in_a_book_of_unindented_dialogue_is_not_speech():
     assert not any(t.startswith("Tra-la-la") for t in found)
 
 
+def test_detect_verse_interrupted_by_its_cue_is_not_speech_in_any_piece():
+    text = '"You are old," said the youth, "as I mentioned before,\n    And have grown most uncommonly fat;\n    Yet you turned a back-somersault in at the door."\n\n"Go on," said Alice.'
+    assert spans_text(text, detect(text)) == [["Go on,"]]
+
+
 def test_detect_flush_left_verse_in_quotes_is_not_speech():
     prose = "".join(
         f"Line {i} of the narration runs on to the usual width of the page and\nthen wraps onto a second line like ordinary prose does.\n\n"
