@@ -19,7 +19,10 @@ The stages, each a small function over plain offsets:
    quotation (a stage direction in parentheses is cut out of the spans too). In
    a book converted to plain ASCII that lost its curly apostrophes and single marks
    ("I don t know"), :func:`restore_lost_marks` first puts the nested marks back where
-   spaces show them (``" Hum!  said he.  A fifth share!``). A quotation with no word in it
+   spaces show them (``" Hum!  said he.  A fifth share!``); in one converted byte by byte
+   (each dash and each opening single mark became three spaces, closing marks survived),
+   :func:`restore_lost_single_opens` puts the opening marks back (``exclaim,    Why would
+   not she have him?'``). A quotation with no word in it
    is dropped, unless it is a line of its own that is only ``"?"`` or ``"!!!"``: a
    speechless reply.
 3. **Paragraph runs.** A quotation still open at the end of its paragraph continues
@@ -188,6 +191,57 @@ def restore_lost_marks(text: str, paragraphs: Sequence[Paragraph]) -> str:
             chars[i] = "‘"
         for i in closes:
             chars[i] = "’"
+    return "".join(chars) if chars is not None else text
+
+
+# A text whose every non-ASCII character became spaces, one per byte of its UTF-8 form:
+# an em dash is three spaces between words ("nothing to\nintimidate   poor Indians"), and an
+# opening curly single mark is three spaces too, while the closing one survived as a
+# straight apostrophe ("I say to Shri Krishna,    Come! come to me only.' The god").
+_LOST_DASH = re.compile(r"(?<=\w) {3}(?=\w)")
+_REAL_DASH = re.compile(r"--|[—–]")
+# A closing single mark that ends a nested quotation: after punctuation and before a space,
+# a line break, more punctuation or the outer mark ("only.' The", "hire', you", "Tobacco,' in");
+# or straight after a word and before punctuation or the outer mark ("wardrobe'?", "peace.'\"").
+_NESTED_CLOSE = re.compile(r"(?<=[.,!?;:])['’](?=[\s.,!?;:\"”—-]|$)|(?<=\w)['’](?=[.,!?;:\"”])")
+# Where the opening mark was lost: a run of spaces that is a word space and the mark's three
+# (four or more spaces after a word or punctuation, "exclaim,    Why"), or the mark alone right
+# after the outer quotation's mark or at the start of a line ('"   Darling Alfred\'').
+_LOST_OPEN = re.compile(r"(?:(?<=[^\s\"“]) {4,}| {3,}(?<=[\"“\n] {3})| {3,}(?<=[\"“\n] {4}))(?=[^\W\d_])")
+
+
+def restore_lost_single_opens(text: str, paragraphs: Sequence[Paragraph]) -> str:
+    """``text`` with the opening nested marks that a byte-wise ASCII conversion turned into
+    spaces put back, so retold speech is found as in any other book; offsets do not move.
+
+    Only in a book where such a conversion shows (no dash anywhere, and many words joined by
+    exactly three spaces where the dashes were), and only inside a paragraph's double-quoted
+    stretches: every closing single mark of a nested quotation (``only.'``) gets its opening
+    mark on the last space of the nearest run of lost-mark spaces before it, when no other
+    closing mark or double mark comes between them. A plural possessive ("the Chiefs'
+    Conference") has no such run before it and stays as it is.
+    """
+    if _REAL_DASH.search(text) is not None or len(_LOST_DASH.findall(text)) < 20:
+        return text
+    chars: list[str] | None = None
+    for p in paragraphs:
+        body = text[p.start : p.end]
+        if not any(m in body for m in "'’") or not any(m in body for m in DOUBLE_MARKS):
+            continue
+        marks = [m.start() + p.start for m in re.finditer(r'["“”]', body)]
+        for close in _NESTED_CLOSE.finditer(text, p.start, p.end):
+            c = close.start()
+            k = bisect.bisect_left(marks, c)
+            if k % 2 == 0:
+                continue  # not inside a double-quoted stretch
+            floor = marks[k - 1] + 1
+            prev_close = max((m.start() for m in _NESTED_CLOSE.finditer(text, floor, c)), default=-1)
+            floor = max(floor - 1, prev_close + 1)
+            runs = list(_LOST_OPEN.finditer(text, floor, c))
+            if not runs:
+                continue
+            chars = chars if chars is not None else list(text)
+            chars[runs[-1].end() - 1] = "‘"
     return "".join(chars) if chars is not None else text
 
 
@@ -1021,7 +1075,7 @@ def detect_quotations(
     paragraphs = sorted(paragraphs, key=lambda p: p.start)
     style = quote_style(text, paragraphs)
     if style == "double":
-        text = restore_lost_marks(text, paragraphs)
+        text = restore_lost_single_opens(restore_lost_marks(text, paragraphs), paragraphs)
     segs = find_segments(text, paragraphs, style)
     names = Names(text, sorted(persons, key=lambda m: m.start) if persons else None)
     segs = _kept([piece for s in segs for piece in _split_at_nested_speech(text, s, style, names)], text)

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from litlens.model import Chapter, Paragraph
-from litlens.quotes.detect import detect_quotations, find_segments, quote_style, restore_lost_marks
+from litlens.quotes.detect import (
+    detect_quotations,
+    find_segments,
+    quote_style,
+    restore_lost_marks,
+    restore_lost_single_opens,
+)
 from litlens.text.paragraphs import find_paragraphs
 
 
@@ -242,6 +248,36 @@ def test_detect_retold_speech_with_lost_marks_is_cut_out_of_the_narrators_quotat
     # The same words in a book with its apostrophes are one quotation, as printed.
     plain = text.replace("don t", "don't")
     assert spans_text(plain, detect(plain))[-1] == [" Hum!  said he.  A fifth share! That is not very tempting.".strip()]
+
+
+# A book converted to ASCII byte by byte: every em dash became three spaces (and so did the
+# opening curly single marks), while closing single marks survived as apostrophes.
+_BYTEWISE_LOSSES = "".join(f"It was late   too late, number {i}.\n\n" for i in range(24))
+
+
+def test_restore_lost_single_opens_puts_the_opening_marks_back_without_moving_offsets():
+    para = "\"I say to him,    Come! come to me only.' He refuses. I say:\n   Do not come.' Chiefs' Conference!\""
+    text = _BYTEWISE_LOSSES + para
+    restored = restore_lost_single_opens(text, find_paragraphs(text))
+    assert len(restored) == len(text)
+    changed = [i - len(_BYTEWISE_LOSSES) for i, (a, b) in enumerate(zip(text, restored)) if a != b]
+    assert [para[i + 1 : i + 5] for i in changed] == ["Come", "Do n"]
+    assert all(restored[len(_BYTEWISE_LOSSES) + i] == "‘" for i in changed)
+    # A plural possessive has no lost mark before it; the lost dashes stay spaces.
+    assert "Chiefs' Conference" in restored and "late   too" in restored
+
+
+def test_restore_lost_single_opens_leaves_books_with_dashes_alone():
+    text = "It was late--too late.\n\n" + _BYTEWISE_LOSSES + "\"I say to him,    Come! come to me only.' He refuses.\""
+    assert restore_lost_single_opens(text, find_paragraphs(text)) == text
+
+
+def test_detect_retold_speech_with_lost_opening_marks_is_cut_out():
+    text = _BYTEWISE_LOSSES + "\"I heard her quite plainly.    You have lied to me,' she said. I went away.\""
+    assert spans_text(text, detect(text)) == [["I heard her quite plainly."], ["she said. I went away."]]
+    # Printed with its marks, the same words give the same quotations.
+    printed = text.replace("    You", "   ‘You")
+    assert spans_text(printed, detect(printed)) == spans_text(text, detect(text))
 
 
 # --------------------------------------------------------------------------- nested quotes
