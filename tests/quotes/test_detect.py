@@ -224,16 +224,20 @@ def test_detect_each_cue_tags_its_own_quotation():
 _ASCII_LOSSES = "".join(f"I don t know what he wants, number {i}.\n\n" for i in range(12))
 
 
+def changed_after(prefix: str, text: str, restored: str) -> list[int]:
+    """Offsets (counted from the end of ``prefix``) where a repair changed ``text``; it never
+    changes the length."""
+    assert len(restored) == len(text)
+    return [i - len(prefix) for i, (a, b) in enumerate(zip(text, restored)) if a != b]
+
+
 def test_restore_lost_marks_puts_nested_marks_back_without_moving_offsets():
     para = '" Hum!  said he.  A fifth share! That is not very tempting.'
     text = _ASCII_LOSSES + para
     restored = restore_lost_marks(text, find_paragraphs(text))
-    assert len(restored) == len(text)
     assert restored[len(_ASCII_LOSSES) :] == '"‘Hum!’ said he. ‘A fifth share! That is not very tempting.'
     # Everything else is untouched.
-    assert [i for i, (a, b) in enumerate(zip(text, restored)) if a != b] == [
-        len(_ASCII_LOSSES) + k for k in (1, 6, 17)
-    ]
+    assert changed_after(_ASCII_LOSSES, text, restored) == [1, 6, 17]
 
 
 def test_restore_lost_marks_leaves_books_with_real_apostrophes_alone():
@@ -259,8 +263,7 @@ def test_restore_lost_single_opens_puts_the_opening_marks_back_without_moving_of
     para = "\"I say to him,    Come! come to me only.' He refuses. I say:\n   Do not come.' Chiefs' Conference!\""
     text = _BYTEWISE_LOSSES + para
     restored = restore_lost_single_opens(text, find_paragraphs(text))
-    assert len(restored) == len(text)
-    changed = [i - len(_BYTEWISE_LOSSES) for i, (a, b) in enumerate(zip(text, restored)) if a != b]
+    changed = changed_after(_BYTEWISE_LOSSES, text, restored)
     assert [para[i + 1 : i + 5] for i in changed] == ["Come", "Do n"]
     assert all(restored[len(_BYTEWISE_LOSSES) + i] == "‘" for i in changed)
     # A plural possessive has no lost mark before it; the lost dashes stay spaces.
