@@ -926,8 +926,7 @@ def _own_cue(text: str, segs: Sequence[_Seg], k: int, paragraphs: Sequence[Parag
     b = segs[k]
     if b.close_mark is None:
         return False
-    nxt = segs[k + 1] if k + 1 < len(segs) else None
-    end = nxt.open_mark if nxt is not None and nxt.para == b.para and nxt.open_mark is not None else paragraphs[b.para].end
+    end = _narration_stop(b, segs[k + 1] if k + 1 < len(segs) else None, paragraphs)
     if b.close_mark + 1 >= end:
         return False
     cue = cue_after(text, b.close_mark + 1, end, names)
@@ -936,6 +935,14 @@ def _own_cue(text: str, segs: Sequence[_Seg], k: int, paragraphs: Sequence[Parag
     last = text[b.start : b.end].rstrip(" _*)")[-1:]
     first = text[cue.start : cue.end].split()[0]
     return last == "," or (last in {"!", "?"} and (first[0].islower() or is_speech_verb(first)))
+
+
+def _narration_stop(seg: _Seg, next_seg: _Seg | None, paragraphs: Sequence[Paragraph]) -> int:
+    """Where the narration after ``seg`` ends: the next segment's opening mark when it is
+    in the same paragraph, else the paragraph's end."""
+    if next_seg is not None and next_seg.para == seg.para and next_seg.open_mark is not None:
+        return next_seg.open_mark
+    return paragraphs[seg.para].end
 
 
 def _ends_sentence(text: str, a: _Seg, b: _Seg) -> bool:
@@ -961,8 +968,7 @@ def group_segments(
         elif a.carried and b.para == a.para + 1:
             links.append("paragraph" if join_paragraphs else None)
         elif a.para == b.para:
-            nxt = segs[i + 2] if i + 2 < len(segs) else None
-            after_end = nxt.open_mark if nxt is not None and nxt.para == b.para and nxt.open_mark is not None else paragraphs[b.para].end
+            after_end = _narration_stop(b, segs[i + 2] if i + 2 < len(segs) else None, paragraphs)
             links.append(_link(text, a, b, after_end, names))
         else:
             links.append(None)
@@ -1022,11 +1028,7 @@ def _narration_after(seg: _Seg, next_seg: _Seg | None, paragraphs: Sequence[Para
     """The narration right after ``seg``'s closing mark, up to the next quotation."""
     if seg.close_mark is None:
         return None
-    p = paragraphs[seg.para]
-    stop = p.end
-    if next_seg is not None and next_seg.para == seg.para and next_seg.open_mark is not None:
-        stop = next_seg.open_mark
-    return seg.close_mark + 1, stop
+    return seg.close_mark + 1, _narration_stop(seg, next_seg, paragraphs)
 
 
 def _find_cue(
