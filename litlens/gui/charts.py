@@ -41,6 +41,14 @@ def speaker_counts(state: BookState, limit: int = TOP_SPEAKERS) -> list[tuple[st
     return spoken.most_common(limit)
 
 
+def chapters_title() -> str:
+    """The chapter chart's title with its colour key ("Quotations per chapter  ■ Explicit ■ …")."""
+    key = "&nbsp;&nbsp;".join(
+        f'<span style="color:{TYPE_COLOURS[t]}">&#9632;</span>&nbsp;{TYPE_LABELS[t]}' for t in QUOTE_TYPES
+    )
+    return f"Quotations per chapter&nbsp;&nbsp;&nbsp;{key}"
+
+
 def bars_that_fit(plot_height: int, line_height: int) -> int:
     """How many named bars a chart ``plot_height`` pixels tall can show without the names
     overlapping (its title and bottom axis take about five lines)."""
@@ -52,10 +60,10 @@ class ChartsPanel(QWidget):
         super().__init__(parent)
         self.state = state
         pg.setConfigOptions(antialias=True, background="w", foreground="k")
-        self.chapters_plot = pg.PlotWidget(title="Quotations per chapter")
+        # The key sits in the title row, so no bar is ever drawn under it.
+        self.chapters_plot = pg.PlotWidget(title=chapters_title())
         self.chapters_plot.setLabel("bottom", "chapter")
         self.chapters_plot.setLabel("left", "quotations")
-        self.chapters_plot.addLegend(offset=(-10, 10), colCount=3)
         self.chapters_plot.setMouseEnabled(x=True, y=False)
         self.speakers_plot = pg.PlotWidget(title="Top speakers")
         self.speakers_plot.setMouseEnabled(x=False, y=False)
@@ -89,7 +97,7 @@ class ChartsPanel(QWidget):
         for t, quote_type in enumerate(QUOTE_TYPES):
             heights = self.counts[:, t] if len(self.counts) else np.zeros(0)
             bars = pg.BarGraphItem(x=x, height=heights, y0=bottom, width=0.8,
-                                   brush=TYPE_COLOURS[quote_type], pen=None, name=TYPE_LABELS[quote_type])
+                                   brush=TYPE_COLOURS[quote_type], pen=None)
             plot.addItem(bars)
             bottom = bottom + heights
         session = self.state.session

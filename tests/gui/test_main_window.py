@@ -194,6 +194,17 @@ def test_window_chart_click_filters_the_reader(window, qtbot, gold_project):
     assert name == "Elizabeth"
 
 
+def test_chapter_chart_keys_its_colours_in_the_title_not_over_the_bars(window, qtbot, gold_project):
+    from litlens.gui.style import TYPE_COLOURS, TYPE_LABELS
+
+    _open(window, qtbot, gold_project)
+    item = window.charts.chapters_plot.getPlotItem()
+    assert item.legend is None  # an overlaid legend hid the tallest chapters' bars
+    title = item.titleLabel.text
+    for quote_type, label in TYPE_LABELS.items():
+        assert f'color:{TYPE_COLOURS[quote_type]}">&#9632;</span>&nbsp;{label}' in title
+
+
 def test_window_speaker_chart_shows_only_the_names_it_has_room_for(window, qtbot, gold_project):
     from litlens.gui.charts import TOP_SPEAKERS, bars_that_fit
 
