@@ -228,16 +228,14 @@ def restore_lost_single_opens(text: str, paragraphs: Sequence[Paragraph]) -> str
         body = text[p.start : p.end]
         if not any(m in body for m in "'’") or not any(m in body for m in DOUBLE_MARKS):
             continue
-        marks = [m.start() + p.start for m in re.finditer(r'["“”]', body)]
+        marks = [i + p.start for i, ch in enumerate(body) if ch in DOUBLE_MARKS]
+        prev_close = -1
         for close in _NESTED_CLOSE.finditer(text, p.start, p.end):
-            c = close.start()
+            c, floor, prev_close = close.start(), prev_close + 1, close.start()
             k = bisect.bisect_left(marks, c)
             if k % 2 == 0:
                 continue  # not inside a double-quoted stretch
-            floor = marks[k - 1] + 1
-            prev_close = max((m.start() for m in _NESTED_CLOSE.finditer(text, floor, c)), default=-1)
-            floor = max(floor - 1, prev_close + 1)
-            runs = list(_LOST_OPEN.finditer(text, floor, c))
+            runs = list(_LOST_OPEN.finditer(text, max(marks[k - 1], floor), c))
             if not runs:
                 continue
             chars = chars if chars is not None else list(text)
