@@ -402,11 +402,22 @@ def find_segments(text: str, paragraphs: Sequence[Paragraph], style: Style) -> l
 _SPEECHLESS = re.compile(r"[?!]+(?:\s*[?!.]+)*")
 
 
+_LOST_DASH_TAIL = re.compile(r"\s*   \s*")
+
+
 def _kept(segs: list[_Seg], text: str) -> list[_Seg]:
     """``segs`` stripped of outer whitespace, without those that hold no word. A line that
-    is nothing but a quoted "?" or "!!!" is a speechless reply and stays."""
+    is nothing but a quoted "?" or "!!!" is a speechless reply and stays.
+
+    A run of three or more spaces right before the closing mark is kept: in a text
+    converted to ASCII it is a lost dash (``"But      "`` for "But——"), part of the
+    broken-off speech, and PDNC's spans keep it.
+    """
     for s in segs:
+        end = s.end
         s.start, s.end = _strip(text, s.start, s.end)
+        if s.close_mark == end and _LOST_DASH_TAIL.fullmatch(text, s.end, end):
+            s.end = end
     return [s for s in segs if any(ch.isalnum() for ch in text[s.start : s.end]) or _speechless_reply(text, s)]
 
 
