@@ -402,7 +402,7 @@ def find_segments(text: str, paragraphs: Sequence[Paragraph], style: Style) -> l
 _SPEECHLESS = re.compile(r"[?!]+(?:\s*[?!.]+)*")
 
 
-_LOST_DASH_TAIL = re.compile(r"\s*   \s*")
+_LOST_DASH_TAIL = re.compile(r" {3,}")
 
 
 def _kept(segs: list[_Seg], text: str) -> list[_Seg]:

@@ -49,9 +49,10 @@ def test_detect_spans_exclude_marks_and_outer_whitespace():
 
 def test_detect_keeps_a_lost_dash_before_the_closing_mark():
     # An ASCII conversion turned "But——" into "But" and six spaces: the spaces are the
-    # broken-off speech's dash, and PDNC's span keeps them; a single space is still trimmed.
-    text = 'He hesitated.\n\n"But      "\n\n"Here he is."\n\n"Not a word. "\n\nShe left.'
-    assert spans_text(text, detect(text)) == [["But      "], ["Here he is."], ["Not a word."]]
+    # broken-off speech's dash, and PDNC's span keeps them; a single space or a line
+    # break before the mark is still trimmed.
+    text = 'He hesitated.\n\n"But      "\n\n"Here he is."\n\n"Not a word. "\n\n"Gone.\n   "\n\nShe left.'
+    assert spans_text(text, detect(text)) == [["But      "], ["Here he is."], ["Not a word."], ["Gone."]]
 
 
 def test_quote_style_counts_dialogue_paragraphs():
