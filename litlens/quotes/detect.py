@@ -147,13 +147,21 @@ def quote_style(text: str, paragraphs: Sequence[Paragraph]) -> Style:
 
 
 # A text whose curly apostrophes and single quote marks were lost in a conversion to
-# plain ASCII ("I don t know", "It s"): its nested quotation marks survive as spaces.
-_LOST_APOSTROPHE = re.compile(r"\b(?:don|can|isn|won|didn|wasn|couldn|wouldn|shouldn|hasn|haven|hadn|aren|weren|doesn) t\b")
-_APOSTROPHE = re.compile(r"n['’]t\b")
+# plain ASCII ("I don t know", "Mrs. Allen s"): its nested quotation marks survive as spaces.
+_LOST_APOSTROPHE = re.compile(
+    r"\b(?:don|can|isn|won|didn|wasn|couldn|wouldn|shouldn|hasn|haven|hadn|aren|weren|doesn) t\b|(?<=[a-z]) s\b"
+)
+_APOSTROPHE = re.compile(r"n['’]t\b|(?<=[a-z])['’]s\b")
 # Punctuation, then two spaces: a lost closing mark and a space (",’ said he"), or a space
 # and a lost opening mark ("said he. ‘A fifth").
 # A line break may stand for the space: ",\n said he", ". \nThen".
 _LOST_MARK = re.compile(r"(?<=[,.!?;:])(?:  |\n | \n)(?=\S)")
+
+
+def _is_cue(stretch: str) -> bool:
+    """Is ``stretch`` a short speech cue between two pieces of retold speech ("said she;")?"""
+    words = stretch.split()
+    return 0 < len(words) <= 5 and any(is_speech_verb(w.strip(",;:")) for w in words)
 
 
 def restore_lost_marks(text: str, paragraphs: Sequence[Paragraph]) -> str:
@@ -165,8 +173,10 @@ def restore_lost_marks(text: str, paragraphs: Sequence[Paragraph]) -> str:
     quotation, and from there the marks alternate at punctuation followed by two spaces
     (or a space and a line break): the first space after "Hum!" closes it, the second
     space after "said he." opens the next. When the quotation does not open with a lost
-    mark, a nested one opens only before a capital letter. Each mark replaces one space,
-    so every offset stays the same.
+    mark, a nested one opens only before a capital letter or after a short speech cue
+    (``said she;  well, that``). Each mark replaces one space, so every offset stays the
+    same. The loss shows in contractions ("don t") or, in a book that has few (Austen
+    writes "do not"), in possessives ("Mrs. Allen s").
     """
     lost = len(_LOST_APOSTROPHE.findall(text))
     if lost < 10 or lost < 5 * len(_APOSTROPHE.findall(text)):
@@ -182,7 +192,7 @@ def restore_lost_marks(text: str, paragraphs: Sequence[Paragraph]) -> str:
             spaces = [i for i in range(m.start(), m.end()) if text[i] == " "]
             if len(opens) > len(closes):
                 closes.append(spaces[0])
-            elif nested_first or text[m.end()].isupper():
+            elif nested_first or text[m.end()].isupper() or (closes and _is_cue(text[closes[-1] : m.start()])):
                 opens.append(spaces[-1])
         if not closes:
             continue

@@ -248,6 +248,26 @@ def test_restore_lost_marks_puts_nested_marks_back_without_moving_offsets():
     assert changed_after(_ASCII_LOSSES, text, restored) == [1, 6, 17]
 
 
+def test_restore_lost_marks_reopens_after_a_cue_before_a_small_letter():
+    para = '"He came in, saying,\n I know you.  and then,  Well,  said she;  well, that is odd. "'
+    text = _ASCII_LOSSES + para
+    restored = restore_lost_marks(text, find_paragraphs(text))[len(_ASCII_LOSSES) :]
+    assert restored == '"He came in, saying,\n‘I know you.’ and then, ‘Well,’ said she; ‘well, that is odd. "'
+    # Narration between two nested quotations that is not a cue opens nothing before a small letter.
+    para = '"He came in, saying,\n I know you.  and then,  once more, he left."'
+    text = _ASCII_LOSSES + para
+    assert changed_after(_ASCII_LOSSES, text, restore_lost_marks(text, find_paragraphs(text))) == [21, 33]
+
+
+def test_restore_lost_marks_sees_the_loss_in_possessives_when_a_book_has_few_contractions():
+    # Austen writes "do not": the lost apostrophes show in "Mrs. Allen s" instead.
+    losses = "".join(f"It was Mrs. Allen s wish, number {i}.\n\n" for i in range(12))
+    text = losses + '" Hum!  said he.  A fifth share!'
+    assert restore_lost_marks(text, find_paragraphs(text))[len(losses) :] == '"‘Hum!’ said he. ‘A fifth share!'
+    printed = text.replace("Allen s", "Allen's")
+    assert restore_lost_marks(printed, find_paragraphs(printed)) == printed
+
+
 def test_restore_lost_marks_leaves_books_with_real_apostrophes_alone():
     text = "I don't know.\n\n" * 12 + _ASCII_LOSSES + '" Hum!  said he.  A fifth share!'
     assert restore_lost_marks(text, find_paragraphs(text)) == text
