@@ -14,6 +14,8 @@ Usage:
   .venv/bin/python benchmarks/eval_quotes_dev.py --novel Emma --show fp 20
   .venv/bin/python benchmarks/eval_quotes_dev.py --show type 30 --split   # tune/holdout halves
   .venv/bin/python benchmarks/eval_quotes_dev.py --style single           # as if British-style
+  .venv/bin/python benchmarks/eval_quotes_dev.py --damage apostrophes     # as if converted to ASCII
+  .venv/bin/python benchmarks/eval_quotes_dev.py --layout unwrapped       # one paragraph per line
 Categories for --show: fp, fn (or fp_part / fp_orphan / fn_part / fn_orphan: overlapping
 the other side or not), type (type confusions), all.
 """
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -110,11 +113,41 @@ def restyle(text: str, style: str) -> str:
     return "".join(out)
 
 
-def evaluate(novel: Path, persons: bool, cache_dir: Path, style: str = "double") -> tuple[dict, str, list, list, list]:
-    text = restyle((novel / "novel_text.txt").read_text(encoding="utf-8"), style)
+# What a plain-ASCII conversion does to a text (PDNC has books damaged both ways), applied in
+# place so offsets stay put: apostrophes and single marks become spaces ("don t", "Allen s",
+# nested quotations lost), or double-hyphen dashes become two spaces.
+DAMAGE = {"apostrophes": ("'", " "), "dashes": ("--", "  ")}
+
+
+def damage(text: str, kind: str | None) -> str:
+    """``text`` with one kind of conversion damage (:data:`DAMAGE`) done to it; offsets unchanged."""
+    if kind is None:
+        return text
+    old, new = DAMAGE[kind]
+    return text.replace(old, new)
+
+
+def relayout(text: str, layout: str | None) -> str:
+    """``text`` with its paragraphs laid out another way, offsets unchanged: ``unwrapped``
+    puts each paragraph on one line (a trailing space and a line break instead of the blank
+    line), ``indented`` keeps the wrapped lines and indents each paragraph's first line by
+    one space instead of a blank line before it."""
+    if layout == "unwrapped":
+        return re.sub(r"\n\n", " \n", re.sub(r"(?<!\n)\n(?!\n)", " ", text))
+    if layout == "indented":
+        return re.sub(r"\n\n(?=\S)", "\n ", text)
+    return text
+
+
+def evaluate(
+    novel: Path, persons: bool, cache_dir: Path, style: str = "double", damaged: str | None = None,
+    layout: str | None = None,
+) -> tuple[dict, str, list, list, list]:
+    original = (novel / "novel_text.txt").read_text(encoding="utf-8")
+    text = relayout(damage(restyle(original, style), damaged), layout)
     gold = read_pdnc_quotations(novel / "quotation_info.csv", untyped="none")
     paragraphs = find_paragraphs(text)
-    pers = persons_for(novel, text, cache_dir) if persons else None
+    pers = persons_for(novel, original, cache_dir) if persons else None  # the cache holds the book as printed
     predicted = detect_quotations(text, paragraphs, None, pers)
     return score_quotations(gold, predicted), text, gold, predicted, match_quotations(gold, predicted)
 
@@ -130,17 +163,31 @@ def main() -> None:
         "--style", choices=["double", "double-curly", "single", "single-curly"], default="double",
         help="rewrite the quote marks first (robustness check; offsets are unchanged)",
     )
+    parser.add_argument(
+        "--damage", choices=sorted(DAMAGE),
+        help="damage the text as a plain-ASCII conversion would, only in the novels that still have "
+        "what it removes (robustness check; compare with the same novels undamaged)",
+    )
+    parser.add_argument(
+        "--layout", choices=["unwrapped", "indented"],
+        help="lay the paragraphs out another way: one per line, or indented first lines without blank lines",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cache-dir", type=Path, default=Path("/tmp/litlens_persons"))
     args = parser.parse_args()
     novels = sorted(d for d in PDNC.iterdir() if (d / "quotation_info.csv").is_file())
     if args.novel:
         novels = [d for d in novels if d.name in set(args.novel)]
+    if args.damage:
+        old = DAMAGE[args.damage][0]
+        novels = [d for d in novels if old in (d / "novel_text.txt").read_text(encoding="utf-8")]
     results: dict[str, dict] = {}
     errors: dict[str, list[str]] = {"fp_part": [], "fp_orphan": [], "fn_part": [], "fn_orphan": [], "type": []}
     t0 = time.time()
     for novel in novels:
-        scores, text, gold, pred, matches = evaluate(novel, not args.no_persons, args.cache_dir, args.style)
+        scores, text, gold, pred, matches = evaluate(
+            novel, not args.no_persons, args.cache_dir, args.style, args.damage, args.layout
+        )
         results[novel.name] = scores
         mg = {i for i, _, _ in matches}
         mp = {j for _, j, _ in matches}
