@@ -29,8 +29,8 @@ def indented(text: str) -> str:
     return re.sub(r"\n\n(?=\S)", "\n ", text)
 
 
-def bodies(text: str, layout=None) -> list[str]:
-    return [" ".join(text[p.start : p.end].split()) for p in find_paragraphs(text, layout)]
+def bodies(text: str) -> list[str]:
+    return [" ".join(text[p.start : p.end].split()) for p in find_paragraphs(text)]
 
 
 def test_layout_of_a_gutenberg_book_is_blank_lines(printed):
