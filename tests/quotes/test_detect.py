@@ -174,6 +174,28 @@ def test_detect_speech_carries_on_past_a_cue_and_a_narration_sentence():
     assert len(detect(text)) == 2
 
 
+def test_detect_speech_goes_on_after_a_short_beat_of_action():
+    # A cued speech, a gesture, and more speech with no cue of its own: one quotation.
+    text = '"Come on, Jake," he said, "have a drink." We walked over to the bar. "What is the matter?"'
+    assert spans_text(text, detect(text)) == [["Come on, Jake,", "have a drink.", "What is the matter?"]]
+    text = '"It is not the time," said the Major. His voice broke into a roar. "Call in the troops."'
+    assert len(detect(text)) == 1
+    # The second speech has its own cue, or the first has none: two quotations.
+    text = '"It is not the time," said the Major. His voice broke. "Call in the troops," he cried.'
+    assert len(detect(text)) == 2
+    text = '"It is not the time." He stood up. "Call in the troops."'
+    assert len(detect(text)) == 2
+    # A last clause with a speech verb hands over to new speech, even with no subject.
+    text = 'Mrs. Norris said, "It is settled." Then leaving her seat, added in a whisper, "Come here."'
+    assert len(detect(text)) == 2
+    text = 'Mrs. Norris said, "It is settled." Then leaving her seat, she came to him. "Come here."'
+    assert len(detect(text)) == 1
+    # A long stretch of narration is more than a beat.
+    beat = " ".join(["They walked on and on."] * 6)
+    text = f'The Major said, "It is not the time." {beat} "Call in the troops."'
+    assert len(detect(text)) == 2
+
+
 def test_detect_parenthesised_aside_keeps_one_speech_together():
     text = '"You feel as a mother, Mrs. Mann." (He stirred the gin.) "I drink your health."'
     assert spans_text(text, detect(text)) == [["You feel as a mother, Mrs. Mann.", "I drink your health."]]
