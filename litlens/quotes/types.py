@@ -210,6 +210,24 @@ babble babbled babbles
 prattle prattled prattles
 chatter chattered chatters
 gabble gabbled
+remonstrate remonstrated remonstrates
+expostulate expostulated expostulates
+beseech besought beseeched beseeches
+acquiesce acquiesced acquiesces
+concede conceded concedes
+confide confided confides
+admonish admonished admonishes
+corroborate corroborated corroborates
+acknowledge acknowledged acknowledges
+assert asserted asserts
+inform informed informs
+advise advised advises
+enunciate enunciated enunciates
+thunder thundered thunders
+mourn mourned mourns
+croon crooned croons
+drone droned drones
+flash flashed
 """
 SPEECH_VERBS: frozenset[str] = frozenset(_VERB_STEMS.split())
 

@@ -134,8 +134,14 @@ def test_types_person_mentions_confirm_sentence_initial_names():
 def test_types_speech_verb_lexicon_is_broad():
     for verb in ("said", "cried", "replied", "asked", "answered", "returned", "exclaimed", "continued",
                  "added", "observed", "remarked", "whispered", "muttered", "shouted", "began", "went",
-                 "thought", "rejoined", "interposed", "stammered"):
+                 "thought", "rejoined", "interposed", "stammered", "remonstrated", "expostulated",
+                 "besought", "acquiesced", "conceded", "informed", "thundered"):
         assert verb in SPEECH_VERBS
+
+
+def test_types_less_common_speech_verbs_make_cues():
+    assert typed('"You must not," remonstrated the old man.', None)[0] == "anaphoric"
+    assert typed('"It is so," she acquiesced.', None)[0] == "anaphoric"
 
 
 @pytest.mark.parametrize(
