@@ -46,7 +46,9 @@ The stages, each a small function over plain offsets:
    ``"A," said X. "B," he said. "C."`` and in ``"A," said X. "B," he added.`` each cue
    tags its own quotation. Then :func:`join_beats` joins an uncued quotation to the cued
    one before it across a short beat of action in the same paragraph (``"...," he said.
-   We walked over to the bar. "What's…"``), unless a rule below says it is not speech.
+   We walked over to the bar. "What's…"``), unless a rule below says it is not speech,
+   and :func:`split_uncued_asides` splits a quotation with no cue anywhere at a
+   comma-ended aside (``"But that gentleman," looking at Darcy, "seemed…"``).
 5. **Not speech.** PDNC does not annotate: titles, scare quotes and quoted words inside
    narration (``the "Coach and Horses" steps``), names and titles given ("they called
    him "the Professor."", "a piece she had entitled "Solitude.""), and uncued fragments
@@ -1131,6 +1133,38 @@ def join_beats(text: str, groups: list[list[_Seg]], paragraphs: Sequence[Paragra
     return out
 
 
+def split_uncued_asides(
+    text: str, groups: list[list[_Seg]], paragraphs: Sequence[Paragraph], names: Names
+) -> list[list[_Seg]]:
+    """Split a quotation that has no cue anywhere where a comma-ended aside of narration
+    interrupts it (``"But that gentleman," looking at Darcy, "seemed to think…"``).
+
+    PDNC joins the pieces of a speech around a cue; without one, such an aside (a gesture,
+    a glance, a change of voice) separates two quotations about seven times in ten on the
+    20 PDNC novels (18 against 7). The pieces were joined by :func:`_link` because the first ends with a
+    comma; the aside itself must hold a word and end with a comma.
+    """
+    out: list[list[_Seg]] = []
+    for gi, group in enumerate(groups):
+        before = groups[gi - 1][-1] if gi > 0 else None
+        after = groups[gi + 1][0] if gi + 1 < len(groups) else None
+        if len(group) == 1 or _find_cue(text, group, before, after, paragraphs, names) is not None:
+            out.append(group)
+            continue
+        piece = [group[0]]
+        for a, b in pairwise(group):
+            aside = ""
+            if a.para == b.para and a.close_mark is not None and b.open_mark is not None:
+                aside = text[a.close_mark + 1 : b.open_mark].strip()
+            if aside.endswith(",") and re.search(r"[^\W\d_]", aside):
+                out.append(piece)
+                piece = [b]
+            else:
+                piece.append(b)
+        out.append(piece)
+    return out
+
+
 # --------------------------------------------------------------------------- facade
 
 
@@ -1167,7 +1201,7 @@ def detect_quotations(
     # A quotation with verse in any of its pieces is recited verse ('"You are old," said the
     # youth, "as I mentioned before,\n    And have grown most uncommonly fat;"').
     groups = [g for g in group_segments(text, segs, paragraphs, names, join_paragraphs) if not any(_is_verse(text, s) for s in g)]
-    groups = join_beats(text, groups, paragraphs, names)
+    groups = split_uncued_asides(text, join_beats(text, groups, paragraphs, names), paragraphs, names)
     wrap = _wrap_width(text, paragraphs)
     chapter_starts = [c.start for c in chapters] if chapters else []
     out: list[Quotation] = []

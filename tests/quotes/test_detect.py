@@ -196,6 +196,17 @@ def test_detect_speech_goes_on_after_a_short_beat_of_action():
     assert len(detect(text)) == 2
 
 
+def test_detect_uncued_speech_splits_at_a_comma_aside():
+    # No cue anywhere: the gesture between the pieces separates two quotations, as PDNC does.
+    text = '"But that gentleman," looking at Darcy, "seemed to think the country was nothing."'
+    assert spans_text(text, detect(text)) == [["But that gentleman,"], ["seemed to think the country was nothing."]]
+    # A cue anywhere in the quotation holds its pieces together.
+    text = '"But that gentleman," looking at Darcy, "seemed to think the country was nothing," said she.'
+    assert len(detect(text)) == 1
+    text = '"But that gentleman," said she, looking at Darcy, "seemed to think the country was nothing."'
+    assert len(detect(text)) == 1
+
+
 def test_detect_parenthesised_aside_keeps_one_speech_together():
     text = '"You feel as a mother, Mrs. Mann." (He stirred the gin.) "I drink your health."'
     assert spans_text(text, detect(text)) == [["You feel as a mother, Mrs. Mann.", "I drink your health."]]
