@@ -178,33 +178,37 @@ def test_detect_speech_goes_on_after_a_short_beat_of_action():
     # A cued speech, a gesture, and more speech with no cue of its own: one quotation.
     text = '"Come on, Jake," he said, "have a drink." We walked over to the bar. "What is the matter?"'
     assert spans_text(text, detect(text)) == [["Come on, Jake,", "have a drink.", "What is the matter?"]]
-    text = '"It is not the time," said the Major. His voice broke into a roar. "Call in the troops."'
-    assert len(detect(text)) == 1
-    # The second speech has its own cue, or the first has none: two quotations.
-    text = '"It is not the time," said the Major. His voice broke. "Call in the troops," he cried.'
-    assert len(detect(text)) == 2
-    text = '"It is not the time." He stood up. "Call in the troops."'
-    assert len(detect(text)) == 2
-    # A last clause with a speech verb hands over to new speech, even with no subject.
-    text = 'Mrs. Norris said, "It is settled." Then leaving her seat, added in a whisper, "Come here."'
-    assert len(detect(text)) == 2
-    text = 'Mrs. Norris said, "It is settled." Then leaving her seat, she came to him. "Come here."'
-    assert len(detect(text)) == 1
-    # A long stretch of narration is more than a beat.
-    beat = " ".join(["They walked on and on."] * 6)
-    text = f'The Major said, "It is not the time." {beat} "Call in the troops."'
-    assert len(detect(text)) == 2
+
+
+_LONG_BEAT = " ".join(["They walked on and on."] * 6)
+
+
+@pytest.mark.parametrize(
+    "text, quotations",
+    [
+        ('"It is not the time," said the Major. His voice broke into a roar. "Call in the troops."', 1),
+        # The second speech has its own cue, or the first has none: two quotations.
+        ('"It is not the time," said the Major. His voice broke. "Call in the troops," he cried.', 2),
+        ('"It is not the time." He stood up. "Call in the troops."', 2),
+        # A last clause with a speech verb hands over to new speech, even with no subject.
+        ('Mrs. Norris said, "It is settled." Then leaving her seat, added in a whisper, "Come here."', 2),
+        ('Mrs. Norris said, "It is settled." Then leaving her seat, she came to him. "Come here."', 1),
+        # A long stretch of narration is more than a beat.
+        (f'The Major said, "It is not the time." {_LONG_BEAT} "Call in the troops."', 2),
+        # No cue anywhere: a comma-ended aside separates two quotations, as PDNC does; a cue
+        # anywhere in the quotation holds its pieces together.
+        ('"But that gentleman," looking at Darcy, "seemed to think the country was nothing."', 2),
+        ('"But that gentleman," looking at Darcy, "seemed to think the country was nothing," said she.', 1),
+        ('"But that gentleman," said she, looking at Darcy, "seemed to think the country was nothing."', 1),
+    ],
+)
+def test_detect_beats_and_asides_join_pieces_around_a_cue(text, quotations):
+    assert len(detect(text)) == quotations
 
 
 def test_detect_uncued_speech_splits_at_a_comma_aside():
-    # No cue anywhere: the gesture between the pieces separates two quotations, as PDNC does.
     text = '"But that gentleman," looking at Darcy, "seemed to think the country was nothing."'
     assert spans_text(text, detect(text)) == [["But that gentleman,"], ["seemed to think the country was nothing."]]
-    # A cue anywhere in the quotation holds its pieces together.
-    text = '"But that gentleman," looking at Darcy, "seemed to think the country was nothing," said she.'
-    assert len(detect(text)) == 1
-    text = '"But that gentleman," said she, looking at Darcy, "seemed to think the country was nothing."'
-    assert len(detect(text)) == 1
 
 
 def test_detect_parenthesised_aside_keeps_one_speech_together():
