@@ -330,6 +330,11 @@ def _single_candidates(text: str, p: Paragraph) -> list[tuple[int, bool, bool, b
         closes = (nxt is None or nxt.isspace() or nxt in _CLOSES_BEFORE or nxt in DOUBLE_MARKS) and (
             prev is not None and not prev.isspace()
         )
+        if prev is not None and prev.isspace() and (nxt is None or nxt.isspace()):
+            # A mark standing alone between spaces, however printed, closes an interrupted
+            # speech whose dash was lost in conversion ("'I should like ' faltered the child.").
+            out.append((i, False, True, False))
+            continue
         if ch == "‘":
             closes = closes and not opens
             opens = opens or not closes
@@ -751,9 +756,9 @@ def _narrators_fragment(text: str, group: list[_Seg], prev_seg: _Seg | None, par
 # "the sobriquet of". A word or phrase quoted after it is a name or label, not speech.
 _NAMING = re.compile(
     r"(?:\b(?:called|call|calls|termed|named|dubbed|nicknamed|christened|entitled|titled|labell?ed)"
-    r"(?: (?:it|him|her|them|me|us|himself|herself|themselves|itself))?"
-    r"|\b(?:known|think of|thinks of|thought of|spoke of|speaks of|referred to|refers to|regarded|described) as"
-    r"|\b(?:sobriquet|epithets?|nickname|name) of|\b(?:called|termed) by (?:\w+ ){0,2}\w+)\s*$",
+    r"(?:\s+(?:it|him|her|them|me|us|himself|herself|themselves|itself))?"
+    r"|\b(?:known|think\s+of|thinks\s+of|thought\s+of|spoke\s+of|speaks\s+of|referred\s+to|refers\s+to|regarded|described)\s+as"
+    r"|\b(?:sobriquet|epithets?|nickname|name)\s+of|\b(?:called|termed)\s+by\s+(?:\w+\s+){0,2}\w+)\s*$",
     re.IGNORECASE,
 )
 
@@ -778,8 +783,8 @@ _WRITING = r"wrote|written|printed|engraved|inscribed|scrawled|telegram"
 _NOT_UTTERED = re.compile(
     rf"\b(?:{_WRITING}|writes|reads?|painted|"
     r"paper|postcard|card|placard|labelled|headed)\b"
-    r"|\bseemed to say\b|\bas (?:if|much as) to say\b|\bmeant\b|\binstead of saying\b"
-    r"|\b(?:would|could|might|should) (?:\w+ )?have said\b",
+    r"|\bseemed\s+to\s+say\b|\bas\s+(?:if|much\s+as)\s+to\s+say\b|\bmeant\b|\binstead\s+of\s+saying\b"
+    r"|\b(?:would|could|might|should)\s+(?:\w+\s+)?have\s+said\b",
     re.IGNORECASE,
 )
 
@@ -801,7 +806,7 @@ _WRITE = frozenset("write writes wrote written writing".split())
 # Words in the last clause of a paragraph of narration that introduces written words set
 # out below it: "It ran in this way:", "on which was written:", "This was the letter--".
 _WRITTEN_BELOW = re.compile(
-    rf"\b(?:letters?|notes?(?! of)|contents|postscript|advertisement|notice|inscription|as follows|in this way|"
+    rf"\b(?:letters?|notes?(?! of)|contents|postscript|advertisement|notice|inscription|as\s+follows|in\s+this\s+way|"
     rf"{_WRITING})\b",
     re.IGNORECASE,
 )
@@ -833,7 +838,7 @@ def _written_below(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]
     # A dash lost in conversion can leave only spaces at the line's end ("the contents   ").
     if raw[-1:] in {":", "-", "\u2014"} or re.match(r" {2,}\n", text[prev.end : prev.end + 8]):
         return _tells_of_writing(clause)
-    return re.search(r"\bfollowing (?:letter|advertisement|notice|lines|note)\b", clause, re.IGNORECASE) is not None
+    return re.search(r"\bfollowing\s+(?:letter|advertisement|notice|lines|note)\b", clause, re.IGNORECASE) is not None
 
 
 def _written_cue(cue: Cue) -> bool:

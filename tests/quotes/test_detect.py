@@ -78,6 +78,13 @@ def test_detect_british_style_keeps_apostrophes_inside():
     ]
 
 
+def test_detect_british_style_mark_left_between_spaces_by_a_lost_dash_closes_the_speech():
+    # A plain-text conversion dropped the dash of "I should like--'": the mark now stands
+    # alone between spaces, and it still closes the broken-off speech.
+    text = "'I should like ' faltered the child.\n\n'Hey-day!' cried Mrs. Mann, 'what now?'"
+    assert spans_text(text, detect(text)) == [["I should like"], ["Hey-day!", "what now?"]]
+
+
 def test_detect_british_style_elisions_do_not_open_quotations():
     text = "'Twas a cold night and we kept 'em in.\n\n'Come in,' said Ann. 'It's cold.'\n\n'Come in,' said Ann."
     assert spans_text(text, detect(text)) == [["Come in,", "It's cold."], ["Come in,"]]
@@ -484,6 +491,19 @@ def test_detect_words_cued_by_wrote_are_a_letter_not_speech():
     assert spans_text(text, detect(text)) == [["Poor girl,"]]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'He smiled a smile which seemed to say, "You are a fool." Then he went out.',
+        'He rebelled and, instead of saying, "Does that matter?" he went out.',
+        'He rebelled and, instead\nof saying, "Does that matter?" he went out.',  # the phrase wraps
+        'She could have\nsaid, "Go away." But she smiled and he went out.',
+    ],
+)
+def test_detect_imagined_speech_is_not_speech_even_when_its_phrase_wraps(text):
+    assert detect(text) == []
+
+
 def test_detect_reported_speech_in_quotes_inside_narration_is_not_speech():
     text = (
         'Mr. Weston began to move. "He must be going. He had business at the Crown, and '
@@ -504,6 +524,9 @@ def test_detect_speech_resumed_in_lowercase_is_still_speech():
 
 def test_detect_name_given_after_a_naming_verb_is_not_speech():
     text = 'At school the boys called him "the Professor." He never minded it.'
+    assert detect(text) == []
+    # The naming phrase may wrap across a line break.
+    text = 'In the village they called\nhim "the man who would not laugh at anything at all." He never minded it.'
     assert detect(text) == []
     text = 'One piece that lady played Edna had entitled "Solitude." It was short.'
     assert detect(text) == []
