@@ -279,9 +279,11 @@ def _double_segments(text: str, p: Paragraph, pi: int) -> tuple[list[_Seg], bool
                 continue  # a stray closing mark
             open_at = i
             continue
-        if ch in _DOUBLE_OPEN and not _faces_left(text, i, p.end):
+        if ch in _DOUBLE_OPEN and not _faces_left(text, i, p.end) and not _stands_alone(text, i, p.end):
             # An opening mark inside a quotation: the closing mark is missing. Close the
-            # open quotation at the mark and start again.
+            # open quotation at the mark and start again. (A mark alone between spaces is
+            # a closing one after a dash lost in conversion, whichever way it is printed:
+            # "to have a woman tell you “ he went on".)
             segs.append(_Seg(pi, open_at + 1, i, open_at, None))
             open_at = i
             continue
@@ -303,6 +305,11 @@ def _faces_left(text: str, i: int, limit: int) -> bool:
     prev = text[i - 1] if i > 0 else " "
     nxt = text[i + 1] if i + 1 < limit else " "
     return not prev.isspace() and (nxt.isspace() or nxt in _CLOSES_BEFORE)
+
+
+def _stands_alone(text: str, i: int, limit: int) -> bool:
+    """Is the mark at ``i`` alone between spaces (or before the paragraph's end)?"""
+    return i > 0 and text[i - 1].isspace() and (i + 1 >= limit or text[i + 1].isspace())
 
 
 def _faces_right(text: str, i: int, limit: int) -> bool:
@@ -330,7 +337,7 @@ def _single_candidates(text: str, p: Paragraph) -> list[tuple[int, bool, bool, b
         closes = (nxt is None or nxt.isspace() or nxt in _CLOSES_BEFORE or nxt in DOUBLE_MARKS) and (
             prev is not None and not prev.isspace()
         )
-        if prev is not None and prev.isspace() and (nxt is None or nxt.isspace()):
+        if _stands_alone(text, i, p.end):
             # A mark standing alone between spaces, however printed, closes an interrupted
             # speech whose dash was lost in conversion ("'I should like ' faltered the child.").
             out.append((i, False, True, False))

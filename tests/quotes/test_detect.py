@@ -130,6 +130,14 @@ def test_detect_missing_closing_curly_mark_recovers_at_next_opening():
     assert spans_text(text, detect(text)) == [["I am done."], ["Who is there?"]]
 
 
+def test_detect_curly_mark_left_between_spaces_by_a_lost_dash_closes_the_speech():
+    # "tell you--” became "tell you “" when the dash was dropped and a converter guessed the
+    # mark's direction from the space before it; it is read as the straight text is.
+    curly = "“It isn’t pleasant to have a woman tell you “ he went on: “Now if I were like Arobin?” He sat down."
+    straight = curly.replace("“", '"').replace("”", '"')
+    expected = [["It isn’t pleasant to have a woman tell you", "Now if I were like Arobin?"]]
+    assert spans_text(curly, detect(curly)) == spans_text(straight, detect(straight)) == expected
+
 
 def test_detect_curly_marks_printed_the_wrong_way_round():
     # smart-quote converters turn a closing mark after a dash into an opening one, and
