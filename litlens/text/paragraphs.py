@@ -17,8 +17,10 @@ Layout = Literal["blank", "line", "indent"]
 
 _BLANK_RUN = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _LINE_BREAK = re.compile(r"\n\s*")
-# A blank line, or a line break before an indented line.
-_BLANK_OR_INDENT = re.compile(r"\n[ \t\r\f\v]*\n\s*|\n(?=[ \t]+\S)\s*")
+# A blank line, or a line break before an indented line that does not go on in lower case
+# (a paragraph does not open with a small letter; " said Marilla" is a wrapped line that a
+# stray space happens to indent).
+_BLANK_OR_INDENT = re.compile(r"\n[ \t\r\f\v]*\n\s*|\n(?=[ \t]+\S)(?![ \t]+[a-z])\s*")
 
 _NONEMPTY_LINE = re.compile(r"^[ \t\r\f\v]*\S", re.MULTILINE)
 _INDENTED_LINE = re.compile(r"^[ \t]+\S", re.MULTILINE)

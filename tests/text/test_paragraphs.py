@@ -50,13 +50,17 @@ def test_indented_first_lines_give_the_same_paragraphs(printed):
     text = indented(printed)
     assert paragraph_layout(text) == "indent"
     # Every paragraph comes out as printed, except that an indented line inside one (a
-    # letter's salutation or signature) starts a paragraph of its own.
-    inner_indent = [p for p in find_paragraphs(printed) if re.search(r"\n[ \t]+\S", printed[p.start : p.end])]
+    # letter's salutation or signature) starts a paragraph of its own, unless it goes on in
+    # lower case (the printed book has hundreds of wrapped lines that a stray space indents,
+    # " said he", and a paragraph never opens with a small letter).
+    opens = re.compile(r"\n[ \t]+[^\sa-z]")
+    inner_indent = [p for p in find_paragraphs(printed) if opens.search(printed[p.start : p.end])]
     plain = set(bodies(printed)) - {" ".join(printed[p.start : p.end].split()) for p in inner_indent}
     assert plain <= set(bodies(text))
     assert len(bodies(text)) == len(bodies(printed)) + sum(
-        len(re.findall(r"\n[ \t]+\S", printed[p.start : p.end])) for p in inner_indent
+        len(opens.findall(printed[p.start : p.end])) for p in inner_indent
     )
+    assert len(re.findall(r"\n[ \t]+[a-z]", printed)) > 500  # those lines were all tried
 
 
 def test_blank_lines_still_separate_paragraphs_when_some_lines_are_indented():
