@@ -8,7 +8,8 @@ The stages, each a small function over plain offsets:
 2. **Segments.** Each paragraph is scanned for quote marks. Straight double quotes
    alternate; curly ones say which way they face (an opening mark inside an open
    quotation closes it: the closing mark was missing), unless their neighbours say
-   they were printed the wrong way round ("where--“ said Alice"). In single-quote style an
+   they were printed the wrong way round ("where--“ said Alice"); a mark left alone
+   between spaces by a lost dash ("tell you “ he went on") closes. In single-quote style an
    apostrophe is told from a quote mark by its neighbours (``don't``, ``o'clock``,
    ``'tis``, ``the Bennets' house``, ``goin' home``, ``comin'?'``): a closing candidate
    followed by a lower-case word that is no speech cue is kept in reserve and only used
@@ -331,17 +332,17 @@ def _single_candidates(text: str, p: Paragraph) -> list[tuple[int, bool, bool, b
             continue  # don't, o'clock, Bennet's
         if prev is not None and prev.isdigit() and (nxt is None or not nxt.isalnum()):
             continue  # 5' (feet)
+        if _stands_alone(text, i, p.end):
+            # A mark standing alone between spaces, however printed, closes an interrupted
+            # speech whose dash was lost in conversion ("'I should like ' faltered the child.").
+            out.append((i, False, True, False))
+            continue
         opens = (prev is None or prev.isspace() or prev in _OPENS_AFTER or prev in DOUBLE_MARKS) and (
             nxt is not None and not nxt.isspace()
         )
         closes = (nxt is None or nxt.isspace() or nxt in _CLOSES_BEFORE or nxt in DOUBLE_MARKS) and (
             prev is not None and not prev.isspace()
         )
-        if _stands_alone(text, i, p.end):
-            # A mark standing alone between spaces, however printed, closes an interrupted
-            # speech whose dash was lost in conversion ("'I should like ' faltered the child.").
-            out.append((i, False, True, False))
-            continue
         if ch == "‘":
             closes = closes and not opens
             opens = opens or not closes
