@@ -59,9 +59,10 @@ The stages, each a small function over plain offsets:
    letters set off by indentation or quoted paragraph by paragraph from "Dear …," to
    "Yours …,"; reported speech in quote marks ("He was afraid they should have a very
    bad drive"); written or imagined words ("the telegram read: "..."", "a smile which
-   seemed to say, "..."", ""...," she wrote"), and quoted paragraphs set out under narration
-   that ends by introducing writing ("It ran as follows:", "the following advertisement.")
-   with the paragraphs that carry on from them. These are dropped.
+   seemed to say, "..."", ""...," she wrote", ""...," the letter went on"), quoted
+   paragraphs set out under narration that ends by introducing writing ("It ran as
+   follows:", "the following advertisement.") with the paragraphs that carry on from
+   them, and epigraphs signed by a source line ("--GERTRUDE STEIN"). These are dropped.
 6. **Types** come from the cue found by :mod:`litlens.quotes.types`: between the
    sub-quotations, else right after the quotation, else right before it (or at the end
    of the previous paragraph when that introduces it, "Elizabeth said:").
@@ -765,7 +766,7 @@ def _narrators_fragment(text: str, group: list[_Seg], prev_seg: _Seg | None, par
 _NAMING = re.compile(
     r"(?:\b(?:called|call|calls|termed|named|dubbed|nicknamed|christened|entitled|titled|labell?ed)"
     r"(?:\s+(?:it|him|her|them|me|us|himself|herself|themselves|itself))?"
-    r"|\b(?:known|think\s+of|thinks\s+of|thought\s+of|spoke\s+of|speaks\s+of|referred\s+to|refers\s+to|regarded|described)\s+as"
+    r"|\b(?:known|think\s+of|thinks\s+of|thought\s+of|spoke\s+of|speaks\s+of|referred\s+to|refers\s+to|regarded|described|addressed)\s+as"
     r"|\b(?:sobriquet|epithets?|nickname|name)\s+of|\b(?:called|termed)\s+by\s+(?:\w+\s+){0,2}\w+)\s*$",
     re.IGNORECASE,
 )
@@ -785,7 +786,7 @@ def _is_name_given(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]
 
 
 # Words that tell of writing, for both rules below that drop written words.
-_WRITING = r"wrote|written|printed|engraved|inscribed|scrawled|telegram"
+_WRITING = r"wrote|written|printed|engraved|inscribed|scrawled|telegram|wire|cable|motto"
 
 # The clause that introduces a quotation says it is written or only imagined.
 _NOT_UTTERED = re.compile(
@@ -849,9 +850,59 @@ def _written_below(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]
     return re.search(r"\bfollowing\s+(?:letter|advertisement|notice|lines|note)\b", clause, re.IGNORECASE) is not None
 
 
+# A source line under an epigraph: a dash, then a name or title ("--GERTRUDE STEIN _in
+# conversation_", "— _Ecclesiastes_", "--Pope, _Essay on Man_").
+_SOURCE_LINE = re.compile(r"\s*(?:--+|[\u2014\u2015\u2013])\s*(?P<source>[^\n\"\u201c\u201d]{1,80})\s*")
+_SOURCE_SMALL = frozenset("a an the of in on to and by from de la von van le".split())
+
+
+def _is_source_line(line: str) -> bool:
+    """Is ``line`` the dash and source that sign an epigraph? Outside italics (``_in
+    conversation_``) its words are all capitalised, bar small linking words, so a
+    paragraph of narration that opens with a dash ("--But it was too late.") is not one."""
+    m = _SOURCE_LINE.fullmatch(line)
+    if m is None:
+        return False
+    plain = re.sub(r"_[^_]*_", " ", m.group("source"))
+    words = re.findall(r"[^\W\d_]+", plain)
+    if len(words) > 8 or not re.search(r"[^\W\d]", m.group("source")):
+        return False
+    return all(w[0].isupper() or w.lower() in _SOURCE_SMALL for w in words)
+
+
+def _is_epigraph(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]) -> bool:
+    """A quotation that fills its paragraph and is signed by a source line, under it in
+    the same paragraph or in the next one ("You are all a lost generation." /
+    "--GERTRUDE STEIN"): an epigraph, which nobody in the story speaks."""
+    first, last = group[0], group[-1]
+    if first.open_mark != paragraphs[first.para].start or last.close_mark is None:
+        return False
+    p = paragraphs[last.para]
+    tail = text[last.close_mark + 1 : p.end]
+    if tail.strip():
+        return "\n" in tail and _is_source_line(tail)
+    if last.para + 1 >= len(paragraphs):
+        return False
+    nxt = paragraphs[last.para + 1]
+    return _is_source_line(text[nxt.start : nxt.end])
+
+
+# A cue whose subject is a piece of writing or a thought: "the letter went on to say",
+# "The contents of her last note", "The theory ran".
+_WRITTEN_SUBJECT = re.compile(
+    r"(?:the|this|that|his|her|their|my|your|our|its|a|an)\s+(?:[^\W\d_]+\s+){0,2}?"
+    r"(?:letters?|notes?|notices?|telegrams?|wire|cards?|postcards?|papers?|advertisement|placards?|"
+    r"inscription|postscript|contents|theory)\b[^,;:]*",
+    re.IGNORECASE,
+)
+
+
 def _written_cue(cue: Cue) -> bool:
-    """A cue whose only speech verb is writing ("she wrote", "wrote Miss Catharine"):
-    the quotation is a letter's words, which PDNC does not annotate."""
+    """A cue whose only speech verb is writing ("she wrote", "wrote Miss Catharine"), or
+    whose subject is writing or a thought ("the letter went on to say", "The theory ran"):
+    the quotation is not spoken, and PDNC does not annotate it."""
+    if _WRITTEN_SUBJECT.fullmatch(cue.text):
+        return True
     verbs = [w.lower() for w in re.findall(r"[^\W\d_]+", cue.text) if is_speech_verb(w)]
     return bool(verbs) and all(v in _WRITE for v in verbs)
 
@@ -1232,6 +1283,8 @@ def detect_quotations(
         if cue is not None and _written_cue(cue):
             continue
         if _not_uttered(text, group, paragraphs) or _is_name_given(text, group, paragraphs) or _is_short_lined_verse(text, group, wrap):
+            continue
+        if cue is None and _is_epigraph(text, group, paragraphs):
             continue
         q = Quotation(spans=[(s.start, s.end) for s in group])
         if cue is not None:

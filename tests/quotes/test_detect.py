@@ -500,15 +500,33 @@ def test_detect_words_cued_by_wrote_are_a_letter_not_speech():
 
 
 @pytest.mark.parametrize(
+    "cued",
+    [
+        '"Some one in the hotel." The\nletter only said that.',
+        'Then the letter went on to say, "We shall not go further than Athens."',
+        'He had a theory. The theory ran: "All natives are criminals at heart."',
+    ],
+)
+def test_detect_words_whose_cue_has_writing_or_a_thought_for_its_subject_are_not_speech(cued):
+    text = cued + '\n\n"Poor girl," said Philip, taking out the letter.'
+    assert spans_text(text, detect(text)) == [["Poor girl,"]]
+    # A speaker holding the letter still speaks.
+    text = 'Jane, taking out the letter, said, "This is from Caroline."'
+    assert spans_text(text, detect(text)) == [["This is from Caroline."]]
+
+
+@pytest.mark.parametrize(
     "text",
     [
         'He smiled a smile which seemed to say, "You are a fool." Then he went out.',
         'He rebelled and, instead of saying, "Does that matter?" he went out.',
         'He rebelled and, instead\nof saying, "Does that matter?" he went out.',  # the phrase wraps
         'She could have\nsaid, "Go away." But she smiled and he went out.',
+        'Then I got a wire: "Back on Monday." He came on Monday.',  # a telegram
+        'He took out a candy heart with a gold motto on it, "You are sweet." She ignored it.',
     ],
 )
-def test_detect_imagined_speech_is_not_speech_even_when_its_phrase_wraps(text):
+def test_detect_imagined_or_written_words_are_not_speech_even_when_their_phrase_wraps(text):
     assert detect(text) == []
 
 
@@ -540,11 +558,34 @@ def test_detect_name_given_after_a_naming_verb_is_not_speech():
     assert detect(text) == []
     text = 'It was one of those sentiments which are called by romancers "lawless passions." She knew it.'
     assert detect(text) == []
+    text = 'A tall dispenser, whom Cynthia cheerily\naddressed as "Nibs." He nodded.'
+    assert detect(text) == []
 
 
 def test_detect_call_after_called_is_still_speech():
     text = 'She ran to the window. She called "Tom! Come in!" and waved her hand.'
     assert spans_text(text, detect(text)) == [["Tom! Come in!"]]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "\n\n--GERTRUDE STEIN _in conversation_",  # a paragraph of its own
+        "\n\n        \u2014 _Ecclesiastes_",  # centred, with an em dash
+        "\n--Pope, _Essay on Man_",  # the next line of the same paragraph
+    ],
+)
+def test_detect_epigraph_signed_by_its_source_is_not_speech(source):
+    text = '"You are all a lost generation."' + source + '\n\nCHAPTER I\n\n"Come in," said Ann.'
+    assert spans_text(text, detect(text)) == [["Come in,"]]
+
+
+def test_detect_speech_before_a_paragraph_that_opens_with_a_dash_is_still_speech():
+    # Narration that opens with a dash is no source line: its words are not all capitalised.
+    text = '"Stop!"\n\n--But it was too late. The cart had gone.'
+    assert spans_text(text, detect(text)) == [["Stop!"]]
+    text = '"Stop!"\n\n--Said Ann, and ran.'
+    assert spans_text(text, detect(text)) == [["Stop!"]]
 
 
 # --------------------------------------------------------------------------- chapters, order, empty
