@@ -57,12 +57,14 @@ The stages, each a small function over plain offsets:
    quoted verse, whether set off by indentation or printed flush left in short lines (all the
    pieces of a verse quotation its cue interrupts, ``"You are old," said the youth, "as I…``);
    letters set off by indentation or quoted paragraph by paragraph from "Dear …," to
-   "Yours …,"; reported speech in quote marks ("He was afraid they should have a very
+   "Yours …," (and the signature), or opening with a salutation set off by a dash or a line
+   of its own ("Dear Sir,--At your command"); words printed in capitals that neither
+   exclaim nor ask ("AGNES.", a headline); reported speech in quote marks ("He was afraid they should have a very
    bad drive"); written or imagined words ("the telegram read: "..."", "a smile which
    seemed to say, "..."", ""...," she wrote", ""...," the letter went on"), quoted
    paragraphs set out under narration that ends by introducing writing ("It ran as
-   follows:", "the following advertisement.") with the paragraphs that carry on from
-   them, and epigraphs signed by a source line ("--GERTRUDE STEIN"). These are dropped.
+   follows:", "the following advertisement.", "he found it contained the words:") with
+   the paragraphs that carry on from them, and epigraphs signed by a source line ("--GERTRUDE STEIN"). These are dropped.
 6. **Types** come from the cue found by :mod:`litlens.quotes.types`: between the
    sub-quotations, else right after the quotation, else right before it (or at the end
    of the previous paragraph when that introduces it, "Elizabeth said:").
@@ -581,6 +583,38 @@ def _whole_quote(text: str, p: Paragraph, style: Style) -> str | None:
     return body[1:-1].strip()
 
 
+def _signed_salutation(text: str, p: Paragraph, style: Style) -> bool:
+    """A paragraph that is a quoted salutation and a few words saying who writes
+    (``"Dearest Diana" [wrote Anne],``)."""
+    body = text[p.start : p.end].strip()
+    marks = DOUBLE_MARKS if style == "double" else SINGLE_MARKS
+    if len(body) < 3 or body[0] not in marks:
+        return False
+    close = next((k for k in range(1, len(body)) if body[k] in marks), None)
+    if close is None:
+        return False
+    rest = body[close + 1 :]
+    if any(ch in marks for ch in rest) or len(rest.split()) > 6:
+        return False
+    return _SALUTATION.fullmatch(body[1:close].strip().rstrip(",") + ",") is not None and re.search(rf"\b(?:{_WRITING}|writes)\b", rest) is not None
+
+
+# A letter's salutation run on into its first line: "Dear Sir,--At your command",
+# "MY DEAR FANNY,   for so I may" (a dash lost in conversion), or "Dear Catherine," over
+# a new quoted line.
+_LETTER_OPENING = re.compile(
+    r"(?:my\s+)?dear(?:est)?\s+[^\W\d_]+(?:\s+[^\W\d_]+)?,\s*(?:--|[\u2014\u2013]| {2,}|\n\s*[\"\u201c'\u2018])",
+    re.IGNORECASE,
+)
+
+
+def _opens_letter(text: str, group: list[_Seg]) -> bool:
+    """Does a quotation open like a letter, with its salutation set off by a dash or a
+    line of its own? Spoken address runs on with a comma ("My dear friend, you must
+    not be angry")."""
+    return _LETTER_OPENING.match(text, group[0].start) is not None
+
+
 def _letter_paragraphs(text: str, paragraphs: Sequence[Paragraph], style: Style) -> set[int]:
     """Paragraphs of a letter printed in quote marks, one quoted paragraph per line of
     the letter: from a paragraph that is only a salutation ("Dear Tom,") to one that is
@@ -590,7 +624,7 @@ def _letter_paragraphs(text: str, paragraphs: Sequence[Paragraph], style: Style)
     quoted = [_whole_quote(text, p, style) for p in paragraphs]
     out: set[int] = set()
     for i, content in enumerate(quoted):
-        if content is None or not _SALUTATION.fullmatch(content):
+        if not (content is not None and _SALUTATION.fullmatch(content)) and not _signed_salutation(text, paragraphs[i], style):
             continue
         end = None
         for j in range(i + 1, min(len(paragraphs), i + 30)):
@@ -599,6 +633,9 @@ def _letter_paragraphs(text: str, paragraphs: Sequence[Paragraph], style: Style)
             if quoted[j] is not None and _VALEDICTION.fullmatch(quoted[j]):
                 end = j
                 break
+        # A valediction may run over several quoted lines ("Believe me," "Your loving cousin,").
+        while end is not None and end + 1 < len(paragraphs) and quoted[end + 1] is not None and _VALEDICTION.fullmatch(quoted[end + 1]):
+            end += 1
         letter = set(range(i, (end if end is not None else i) + 1))
         if end is not None and end + 1 < len(paragraphs) and quoted[end + 1] is not None and len(quoted[end + 1].split()) <= 4:
             letter.add(end + 1)  # the signature
@@ -811,6 +848,7 @@ def _not_uttered(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]) 
 
 
 _WRITE = frozenset("write writes wrote written writing".split())
+_WRITE_OR_READ = _WRITE | {"read", "reads", "reading"}
 
 # Words in the last clause of a paragraph of narration that introduces written words set
 # out below it: "It ran in this way:", "on which was written:", "This was the letter--".
@@ -827,7 +865,20 @@ def _tells_of_writing(clause: str) -> bool:
     husband addressed me:", "Miss Alan began as follows:")."""
     if _WRITTEN_BELOW.search(clause) is None:
         return False
-    return not any(is_speech_verb(w) and w.lower() not in _WRITE for w in re.findall(r"[^\W\d_]+", clause))
+    return not any(is_speech_verb(w) and w.lower() not in _WRITE_OR_READ for w in re.findall(r"[^\W\d_]+", clause))
+
+
+_FOLLOWING_WRITING = re.compile(r"\bfollowing\s+(?:letter|advertisement|notice|lines|note)\b", re.IGNORECASE)
+
+
+def _unspoken_words(clause: str) -> bool:
+    """Does narration end by setting out "the words" with nobody saying them ("the
+    communication consisted entirely of the words:", "he found it contained the words:")?
+    "he went on in these words:" has a speaker."""
+    words = re.findall(r"[^\W\d_]+", clause)
+    if not words or words[-1].lower() != "words":
+        return False
+    return not any(is_speech_verb(w) for w in words[-9:-1])
 
 
 def _written_below(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]) -> bool:
@@ -845,9 +896,21 @@ def _written_below(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]
     end = len(body) + prev.start
     clause = text[clause_start(text, prev.start, end) : end]
     # A dash lost in conversion can leave only spaces at the line's end ("the contents   ").
+    following = _FOLLOWING_WRITING.search(clause) is not None
     if raw[-1:] in {":", "-", "\u2014"} or re.match(r" {2,}\n", text[prev.end : prev.end + 8]):
-        return _tells_of_writing(clause)
-    return re.search(r"\bfollowing\s+(?:letter|advertisement|notice|lines|note)\b", clause, re.IGNORECASE) is not None
+        return following or _tells_of_writing(clause) or _unspoken_words(clause)
+    return following
+
+
+def _printed_in_capitals(text: str, group: list[_Seg]) -> bool:
+    """Words in capitals that neither exclaim nor ask ("AGNES.", "MYSTERIOUS TRAGEDY IN
+    ESSEX", "M.D."): a headline, an inscription, a signature, a notice. Speech shouted in
+    capitals ends with "!" or "?" ("A YOUNG LADY!"), and a stammer ("I   I") is not
+    a word or initials."""
+    body = " ".join(text[s.start : s.end] for s in group).rstrip(" _*)'\u2019")
+    if any(ch.islower() for ch in body) or not re.search(r"[^\W\d_]{2}|[^\W\d_]\.\s*[^\W\d_]\.$", body):
+        return False
+    return body[-1:] not in {"!", "?"}
 
 
 # A source line under an epigraph: a dash, then a name or title ("--GERTRUDE STEIN _in
@@ -1274,7 +1337,7 @@ def detect_quotations(
         prev_seg = groups[gi - 1][-1] if gi > 0 else None
         next_seg = groups[gi + 1][0] if gi + 1 < len(groups) else None
         continues = written_run and prev_seg is not None and prev_seg.carried and group[0].para == prev_seg.para + 1
-        written_run = continues or _written_below(text, group, paragraphs)
+        written_run = continues or _written_below(text, group, paragraphs) or _opens_letter(text, group)
         if written_run:
             continue
         cue = _find_cue(text, group, prev_seg, next_seg, paragraphs, names)
@@ -1284,7 +1347,7 @@ def detect_quotations(
             continue
         if _not_uttered(text, group, paragraphs) or _is_name_given(text, group, paragraphs) or _is_short_lined_verse(text, group, wrap):
             continue
-        if cue is None and _is_epigraph(text, group, paragraphs):
+        if cue is None and (_is_epigraph(text, group, paragraphs) or _printed_in_capitals(text, group)):
             continue
         q = Quotation(spans=[(s.start, s.end) for s in group])
         if cue is not None:

@@ -459,6 +459,49 @@ def test_detect_letter_in_quoted_paragraphs_is_not_speech():
         '"Your loving sister,"\n\n"Ann."\n\n"Dear me," said Tom, "she writes well."'
     )
     assert spans_text(text, detect(text)) == [["Dear me,", "she writes well."]]
+    # A valediction over several quoted lines, then the signature.
+    text = (
+        '"Dearest Lucia,"\n\n"I have news of you at last."\n\n"Believe me,"\n\n'
+        '"Your anxious and loving cousin,"\n\n"Charlotte."\n\n"Dear me," said Tom, "she writes well."'
+    )
+    assert spans_text(text, detect(text)) == [["Dear me,", "she writes well."]]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a salutation set off by a dash (lost in conversion) or by a line of its own
+        '"Dear Fanny,   You know our present wretchedness. May God support you."\n\n"Poor Edmund," said Fanny.',
+        '"MY DEAR FANNY,--for so I may now always call you."\n\n"Poor Edmund," said Fanny.',
+        '"Dear Catherine,\n    "Though God knows I have little inclination for writing."\n\n"Poor Edmund," said Fanny.',
+        # a salutation signed with the writer's name, then the letter quoted paragraph by paragraph
+        '"Dearest Diana" [wrote Anne],\n\n"Here it is Tuesday night."\n\n"Yours devotedly,"\n\n"Anne"\n\n"Poor Edmund," said Fanny.',
+    ],
+)
+def test_detect_letters_that_open_with_a_salutation_are_not_speech(text):
+    assert spans_text(text, detect(text)) == [["Poor Edmund,"]]
+
+
+def test_detect_spoken_address_that_runs_on_is_still_speech():
+    text = 'Isabella was silent. "My dear friend,\nyou must not be angry with me."'
+    assert spans_text(text, detect(text)) == [["My dear friend,\nyou must not be angry with me."]]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'It bears as yet but one word: "AGNES." There is no coffin.',
+        'The papers would blazon it out in staring headlines:\n\n"MYSTERIOUS TRAGEDY IN ESSEX"',
+        'For the present, adieu.\n\n"M.D."',
+    ],
+)
+def test_detect_words_in_capitals_that_neither_exclaim_nor_ask_are_not_speech(text):
+    assert detect(text) == []
+
+
+def test_detect_speech_shouted_in_capitals_is_still_speech():
+    text = 'She did not quite catch.\n\n"A YOUNG LADY!"\n\n"I   I      "'
+    assert spans_text(text, detect(text)) == [["A YOUNG LADY!"], ["I   I      "]]
 
 
 @pytest.mark.parametrize(
@@ -468,6 +511,9 @@ def test_detect_letter_in_quoted_paragraphs_is_not_speech():
         "On the back of the card was written:",
         "These were the contents--",
         "This was the letter   ",  # an em dash lost in conversion leaves spaces
+        "When that gentleman opened it, he found it contained the words:",
+        "The following letter was received to revive old sensations   ",
+        "It was explained by the following letter, opened and read by her with curiosity:",
     ],
 )
 def test_detect_written_words_set_out_under_their_introduction_are_not_speech(intro):
