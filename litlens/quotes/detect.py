@@ -847,6 +847,8 @@ def _not_uttered(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]) 
     return _NOT_UTTERED.search(clause) is not None
 
 
+# A speech word after one of these is a noun ("The answer was only this short note:").
+_DETERMINERS = frozenset("the a an this that his her their my your our its".split())
 _WRITE = frozenset("write writes wrote written writing".split())
 _WRITE_OR_READ = _WRITE | {"read", "reads", "reading"}
 
@@ -865,9 +867,23 @@ def _tells_of_writing(clause: str) -> bool:
     husband addressed me:", "Miss Alan began as follows:")."""
     if _WRITTEN_BELOW.search(clause) is None:
         return False
-    return not any(is_speech_verb(w) and w.lower() not in _WRITE_OR_READ for w in re.findall(r"[^\W\d_]+", clause))
+    words = re.findall(r"[^\W\d_]+", clause)
+    return not any(
+        is_speech_verb(w)
+        and w.lower() not in _WRITE_OR_READ
+        and not _WRITTEN_BELOW.fullmatch(w)
+        and (k == 0 or words[k - 1].lower() not in _DETERMINERS)
+        for k, w in enumerate(words)
+    )
 
 
+# The place and date that head a letter: "Berkeley Street, January.", "Hunsford, near Westerham, Kent, 15th October."
+_DATELINE = re.compile(r"[A-Z][^\W\d_]*(?:[ -][A-Za-z][^\W\d_]*){0,3},(?:\s*[\w-]+\.?){1,5}\.?")
+_DATE_WORD = re.compile(
+    r"\d|\b(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b"
+)
+_SETS_OUT = re.compile(r"\b(?:to\s+this\s+effect|in\s+these\s+words|as\s+follows|thus)$", re.IGNORECASE)
 _FOLLOWING_WRITING = re.compile(r"\bfollowing\s+(?:letter|advertisement|notice|lines|note)\b", re.IGNORECASE)
 
 
@@ -890,15 +906,24 @@ def _written_below(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]
         return False
     prev = paragraphs[first.para - 1]
     raw = text[prev.start : prev.end].rstrip()
+    if _DATELINE.fullmatch(raw.strip()) and _DATE_WORD.search(raw) and first.para >= 2:
+        prev = paragraphs[first.para - 2]  # "Berkeley Street, January." heads the letter
+        raw = text[prev.start : prev.end].rstrip()
     body = raw.rstrip(" \u00a0-\u2014:")
-    if not body or any(ch in body for ch in DOUBLE_MARKS):
-        return False
+    marks = [k for k, ch in enumerate(body) if ch in DOUBLE_MARKS]
+    if not body or len(marks) % 2 or (marks and marks[-1] == len(body) - 1):
+        return False  # the paragraph ends inside or with a quotation
     end = len(body) + prev.start
-    clause = text[clause_start(text, prev.start, end) : end]
-    # A dash lost in conversion can leave only spaces at the line's end ("the contents   ").
+    begin = prev.start + marks[-1] + 1 if marks else prev.start  # the narration after its last quotation
+    clause = text[clause_start(text, begin, end) : end]
+    if _SALUTATION.fullmatch(raw.rsplit("\n", 1)[-1].strip()):
+        return True  # "WINDSOR-JULY.\nMY DEAR MADAM," over a letter quoted below it
     following = _FOLLOWING_WRITING.search(clause) is not None
+    # A dash lost in conversion can leave only spaces at the line's end ("the contents   ").
     if raw[-1:] in {":", "-", "\u2014"} or re.match(r" {2,}\n", text[prev.end : prev.end + 8]):
         return following or _tells_of_writing(clause) or _unspoken_words(clause)
+    if raw[-1:] == "." and _SETS_OUT.search(clause.rstrip(".")):
+        return following or _tells_of_writing(clause)  # "There was also a postscript to this effect."
     return following
 
 

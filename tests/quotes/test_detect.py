@@ -514,6 +514,9 @@ def test_detect_speech_shouted_in_capitals_is_still_speech():
         "When that gentleman opened it, he found it contained the words:",
         "The following letter was received to revive old sensations   ",
         "It was explained by the following letter, opened and read by her with curiosity:",
+        "There was also a postscript to this\neffect.",
+        "The first, which was the letter she had sent, was as follows:\n\nBerkeley Street, January.",
+        "WINDSOR-JULY.\nMY DEAR MADAM,",  # a salutation line over the letter
     ],
 )
 def test_detect_written_words_set_out_under_their_introduction_are_not_speech(intro):
@@ -525,6 +528,14 @@ def test_detect_written_words_set_out_under_their_introduction_are_not_speech(in
         '"So he has lost his dog," said Tom.'
     )
     assert spans_text(text, detect(text)) == [["So he has lost his dog,"]]
+
+
+def test_detect_written_words_set_out_under_narration_that_follows_a_quotation_are_not_speech():
+    # Only the narration after the paragraph's last quotation introduces what comes below.
+    text = '"Is she better?" she asked. The answer was only\nin this short note:\n\n"Miss Fairfax is quite unequal to any exercise."'
+    assert spans_text(text, detect(text)) == [["Is she better?"]]
+    text = '"Is she better?" she asked. Miss Alan began as follows:\n\n"The Emersons? I do not suppose it."'
+    assert spans_text(text, detect(text)) == [["Is she better?"], ["The Emersons? I do not suppose it."]]
 
 
 @pytest.mark.parametrize(
