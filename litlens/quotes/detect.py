@@ -68,6 +68,9 @@ The stages, each a small function over plain offsets:
 6. **Types** come from the cue found by :mod:`litlens.quotes.types`: between the
    sub-quotations, else right after the quotation, else right before it (or at the end
    of the previous paragraph when that introduces it, "Elizabeth said:").
+7. **Songs.** Indented stanzas printed without quote marks under narration that has a
+   character sing them ("Winnie-the-Pooh sang this song:") are one quotation with a span
+   per stanza, as PDNC annotates them (:func:`sung_verse`).
 
 Spans exclude the quote marks and surrounding whitespace, like PDNC's ``quoteByteSpans``.
 """
@@ -683,6 +686,43 @@ def _is_short_lined_verse(text: str, group: list[_Seg], wrap: int | None) -> boo
         return False
     heads = [line.strip().lstrip("\"'‘“_") for line in lines[1:]]
     return all(h[:1].isupper() for h in heads if h)
+
+
+# Narration that has someone sing what follows: "he sang a little song to himself. It went
+# like this:", "Pooh hummed the third verse quietly to himself:".
+_SINGING = re.compile(r"\b(?:sang|sing|sings|singing|hummed|hums|humming|chanted|chants|chanting|murmured|murmuring|song)\b")
+
+
+def _verse_block_paragraph(text: str, p: Paragraph) -> bool:
+    """A paragraph of two or more lines, most of them indented: a stanza set off as verse."""
+    line_start = text.rfind("\n", 0, p.start) + 1
+    lines = [line for line in text[line_start : p.end].split("\n") if line.strip()]
+    return len(lines) >= 2 and sum(1 for line in lines if re.match(r"[ \t]{2,}\S", line)) >= 0.6 * len(lines)
+
+
+def sung_verse(text: str, paragraphs: Sequence[Paragraph]) -> list[list[int]]:
+    """Runs of indented stanzas, printed without quote marks, that narration right above
+    them has a character sing ("Winnie-the-Pooh sang this song:", "he began to sing.").
+    PDNC annotates a song sung in the story as the singer's quotation, one span per
+    stanza. Each run is a list of paragraph indices."""
+    runs: list[list[int]] = []
+    i = 1
+    while i < len(paragraphs):
+        p, prev = paragraphs[i], paragraphs[i - 1]
+        if not _verse_block_paragraph(text, p) or _verse_block_paragraph(text, prev):
+            i += 1
+            continue
+        intro = text[prev.start : prev.end].rstrip()
+        tail = intro[-150:]
+        if intro[-1:] not in {":", "."} or any(ch in tail for ch in DOUBLE_MARKS) or not _SINGING.search(tail):
+            i += 1
+            continue
+        run = [i]
+        while run[-1] + 1 < len(paragraphs) and _verse_block_paragraph(text, paragraphs[run[-1] + 1]):
+            run.append(run[-1] + 1)
+        runs.append(run)
+        i = run[-1] + 1
+    return runs
 
 
 _TITLE_SMALL = frozenset("a an the of on in to for and or at by with from upon o' de la".split())
@@ -1385,4 +1425,37 @@ def detect_quotations(
         else:
             q.chapter = paragraphs[group[0].para].chapter
         out.append(q)
-    return out
+    return _with_sung_verse(text, paragraphs, out, names, chapters)
+
+
+def _with_sung_verse(
+    text: str, paragraphs: list[Paragraph], found: list[Quotation], names: Names, chapters: list[Chapter] | None
+) -> list[Quotation]:
+    """``found`` with each song of :func:`sung_verse` added as one quotation (replacing
+    any quoted fragment inside its stanzas), typed by the cue that introduces it."""
+    runs = sung_verse(text, paragraphs)
+    if not runs:
+        return found
+    chapter_starts = [c.start for c in chapters] if chapters else []
+    songs: list[Quotation] = []
+    for run in runs:
+        spans = [(paragraphs[k].start, paragraphs[k].start + len(text[paragraphs[k].start : paragraphs[k].end].rstrip())) for k in run]
+        q = Quotation(spans=spans)
+        intro = paragraphs[run[0] - 1]
+        # The singer is the subject of the last singing verb: "as he climbed he sang a little
+        # song to himself. It went like this:" is tagged by "he sang".
+        verbs = [m for m in _SINGING.finditer(text, intro.start, intro.end) if m.group() != "song"]
+        cue = cue_before(text, intro.start, verbs[-1].end(), names) if verbs else None
+        if cue is not None and cue.end < verbs[-1].end():
+            cue = None  # a cue further back, not the singer's ("hummed" is no speech verb)
+        if cue is not None:
+            q.type, q.referring_expression, q.cue_span = cue.type, cue.text, (cue.start, cue.end)
+        if chapters:
+            k = bisect.bisect_right(chapter_starts, q.start) - 1
+            q.chapter = chapters[k].index if k >= 0 and q.start < chapters[k].end else None
+        else:
+            q.chapter = paragraphs[run[0]].chapter
+        songs.append(q)
+    covered = [(q.spans[0][0], q.spans[-1][1]) for q in songs]
+    kept = [q for q in found if not any(a <= q.start < b for a, b in covered)]
+    return sorted(kept + songs, key=lambda q: q.start)

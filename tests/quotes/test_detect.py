@@ -444,6 +444,35 @@ def test_detect_verse_interrupted_by_its_cue_is_not_speech_in_any_piece():
     assert spans_text(text, detect(text)) == [["Go on,"]]
 
 
+def test_detect_song_sung_in_indented_stanzas_without_quote_marks_is_the_singers_quotation():
+    text = (
+        '"Where are you going?" asked Piglet.\n\n'
+        "Pooh said nothing, and as he walked he sang a\nlittle song to himself. It went like this:\n\n"
+        "    Isn't it funny\n    How a bear likes honey?\n\n"
+        "    Buzz! Buzz! Buzz!\n    I wonder why he does?\n\n"
+        "Then he sat down."
+    )
+    quotations = detect(text)
+    assert spans_text(text, quotations) == [
+        ["Where are you going?"],
+        ["Isn't it funny\n    How a bear likes honey?", "Buzz! Buzz! Buzz!\n    I wonder why he does?"],
+    ]
+    song = quotations[1]
+    assert (song.type, song.referring_expression) == ("anaphoric", "he sang")
+
+
+@pytest.mark.parametrize(
+    "intro",
+    [
+        "He took out the paper and read what she had written:",  # written, not sung
+        "The stone bore these lines, cut deep:",
+    ],
+)
+def test_detect_indented_lines_nobody_sings_are_not_speech(intro):
+    text = intro + "\n\n    Isn't it funny\n    How a bear likes honey?\n\nThen he sat down."
+    assert detect(text) == []
+
+
 def test_detect_flush_left_verse_in_quotes_is_not_speech():
     prose = "".join(
         f"Line {i} of the narration runs on to the usual width of the page and\nthen wraps onto a second line like ordinary prose does.\n\n"
