@@ -934,7 +934,7 @@ def _unspoken_words(clause: str) -> bool:
     words = re.findall(r"[^\W\d_]+", clause)
     if not words or words[-1].lower() != "words":
         return False
-    return not any(is_speech_verb(w) for w in words[-9:-1])
+    return not any(is_speech_verb(w) or w.lower() in {"heard", "hear", "hearing"} for w in words[-9:-1])
 
 
 def _written_below(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]) -> bool:
@@ -1023,6 +1023,36 @@ _WRITTEN_SUBJECT = re.compile(
     r"inscription|postscript|contents|theory)\b[^,;:]*",
     re.IGNORECASE,
 )
+
+
+def _written_before(text: str, group: list[_Seg], prev_seg: _Seg | None, paragraphs: Sequence[Paragraph]) -> bool:
+    """An uncued quotation inside a paragraph, after a sentence of narration that sets out
+    written words and has nobody speak ("Edmund's letter had this postscript. "On the
+    subject of my last..."", "Compressed into the lowest corner were these words--"I had
+    not a spare moment""): the :func:`_written_below` rule within one paragraph."""
+    first = group[0]
+    p = paragraphs[first.para]
+    if first.open_mark is None or first.open_mark == p.start:
+        return False
+    begin = prev_seg.close_mark + 1 if prev_seg is not None and prev_seg.para == first.para and prev_seg.close_mark is not None else p.start
+    before = text[begin : first.open_mark].rstrip()
+    body = before.rstrip(" \u00a0-\u2014:.")
+    if not body or before[-1:] not in {":", "-", "\u2014"}:
+        return False
+    end = begin + len(body)
+    clause = text[clause_start(text, begin, end) : end]
+    return _tells_of_writing(clause) or _unspoken_words(clause)
+
+
+def _that_clause(text: str, group: list[_Seg], prev_seg: _Seg | None) -> bool:
+    """Indirect speech in quote marks: a cued quotation that opens with "that" in lower
+    case and carries on no speech before it in its paragraph ('she assured him "that she
+    was not at all afraid"', 'Mrs. Weston added, "that he could only allow himself"').
+    ('"I hope," said Oliver, "that nothing is the matter?"' resumes a speech.)"""
+    first = group[0]
+    if prev_seg is not None and prev_seg.para == first.para:
+        return False
+    return re.match(r"that\s+[a-z]", text[first.start : first.end]) is not None
 
 
 def _written_cue(cue: Cue) -> bool:
@@ -1408,11 +1438,13 @@ def detect_quotations(
         cue = _find_cue(text, group, prev_seg, next_seg, paragraphs, names)
         if cue is None and (_reported(text, group, paragraphs) or _narrators_fragment(text, group, prev_seg, paragraphs)):
             continue
-        if cue is not None and _written_cue(cue):
+        if cue is not None and (_written_cue(cue) or _that_clause(text, group, prev_seg)):
             continue
         if _not_uttered(text, group, paragraphs) or _is_name_given(text, group, paragraphs) or _is_short_lined_verse(text, group, wrap):
             continue
-        if cue is None and (_is_epigraph(text, group, paragraphs) or _printed_in_capitals(text, group)):
+        if cue is None and (
+            _is_epigraph(text, group, paragraphs) or _printed_in_capitals(text, group) or _written_before(text, group, prev_seg, paragraphs)
+        ):
             continue
         q = Quotation(spans=[(s.start, s.end) for s in group])
         if cue is not None:

@@ -624,6 +624,30 @@ def test_detect_reported_speech_in_quotes_inside_narration_is_not_speech():
     assert detect(text) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Mrs. Weston added, "that he could only allow himself time to hurry to Highbury."',
+        'She was easy, and she assured him "that she was not at all afraid of the trouble."',
+    ],
+)
+def test_detect_indirect_speech_quoted_from_that_on_is_not_speech(text):
+    assert detect(text) == []
+
+
+def test_detect_speech_resumed_with_that_after_its_cue_is_still_speech():
+    text = '"I hope," said Oliver, "that nothing is the matter?"'
+    assert spans_text(text, detect(text)) == [["I hope,", "that nothing is the matter?"]]
+
+
+def test_detect_words_set_out_by_the_sentence_before_them_in_the_paragraph_are_not_speech():
+    text = 'In the lowest corner were these\nwords--"I had not a spare moment on Tuesday."'
+    assert detect(text) == []
+    # Heard words were said.
+    text = 'Some one was there already, for Lucy heard the words: "A lady to wait, sir."'
+    assert spans_text(text, detect(text)) == [["A lady to wait, sir."]]
+
+
 def test_detect_lowercase_fragment_inside_narration_is_not_speech():
     text = 'His cousins were known to be "rather too fond of dancing and of late suppers," and nobody minded.'
     assert detect(text) == []
