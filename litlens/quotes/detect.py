@@ -865,26 +865,59 @@ def _is_name_given(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]
 # Words that tell of writing, for both rules below that drop written words.
 _WRITING = r"wrote|written|printed|engraved|inscribed|scrawled|telegram|wire|cable|motto"
 
-# The clause that introduces a quotation says it is written or only imagined.
-_NOT_UTTERED = re.compile(
-    rf"\b(?:{_WRITING}|writes|reads?|painted|"
-    r"paper|postcard|card|placard|labelled|headed)\b"
-    r"|\bseemed\s+to\s+say\b|\bas\s+(?:if|much\s+as)\s+to\s+say\b|\bmeant\b|\binstead\s+of\s+saying\b"
+# The clause that introduces a quotation says it is written ...
+_WRITTEN_WORDS = re.compile(
+    rf"\b(?:{_WRITING}|writes|writing|reads?|painted|paper|postcard|card|placard|labelled|headed)\b",
+    re.IGNORECASE,
+)
+# ... or only imagined.
+_IMAGINED = re.compile(
+    r"\bseemed\s+to\s+say\b|\bas\s+(?:if|much\s+as)\s+to\s+say\b|\bmeant\b|\binstead\s+of\s+saying\b"
     r"|\b(?:would|could|might|should)\s+(?:\w+\s+)?have\s+said\b",
     re.IGNORECASE,
 )
+# Speech verbs that go with writing: "a piece of folded paper, addressed:", "Books written
+# afterwards say".
+_WRITING_VERBS = frozenset("addressed headed labelled say says tell tells".split())
 
 
-def _not_uttered(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]) -> bool:
+def _tags_from_after(text: str, group: list[_Seg], cue: Cue) -> bool:
+    """Does ``cue`` follow a piece of the quotation that hands on to it with a comma, "!"
+    or "?" (""It s no hoax," he said")? Then the cue is the quotation's own, not the next
+    sentence's."""
+    before = [s for s in group if s.close_mark is not None and s.close_mark < cue.start]
+    if not before:
+        return False
+    return text[before[-1].start : before[-1].end].rstrip(" _*)")[-1:] in {",", "!", "?"}
+
+
+def _not_uttered(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph], cue: Cue | None = None) -> bool:
     """Written words ("the telegram read: "..."") or imagined speech ("a smile which
     seemed to say, "...""), told by the clause that introduces a quotation inside
-    narration. PDNC annotates neither."""
+    narration. PDNC annotates neither.
+
+    Someone may still speak with a paper in hand: not when a speech verb follows the
+    writing in the clause ("having read it through, returned it saying,") or a cue
+    (``cue``, the quotation's own) tags the words after they open ("Kemp read this
+    letter twice, "It s no hoax," he said.").
+    """
     first = group[0]
     p = paragraphs[first.para]
     if first.open_mark is None or first.open_mark == p.start:
         return False
     clause = text[clause_start(text, p.start, first.open_mark) : first.open_mark]
-    return _NOT_UTTERED.search(clause) is not None
+    if _IMAGINED.search(clause):
+        return True
+    writing = list(_WRITTEN_WORDS.finditer(clause))
+    if not writing:
+        return False
+    if cue is not None and _tags_from_after(text, group, cue) and not _written_cue(cue):
+        return False
+    words = re.findall(r"[^\W\d_]+", clause[writing[-1].end() :])
+    return not any(
+        is_speech_verb(w) and w.lower() not in _WRITE_OR_READ and w.lower() not in _WRITING_VERBS and not _WRITTEN_WORDS.fullmatch(w)
+        for w in words
+    )
 
 
 # A speech word after one of these is a noun ("The answer was only this short note:").
@@ -1440,7 +1473,7 @@ def detect_quotations(
             continue
         if cue is not None and (_written_cue(cue) or _that_clause(text, group, prev_seg)):
             continue
-        if _not_uttered(text, group, paragraphs) or _is_name_given(text, group, paragraphs) or _is_short_lined_verse(text, group, wrap):
+        if _not_uttered(text, group, paragraphs, cue) or _is_name_given(text, group, paragraphs) or _is_short_lined_verse(text, group, wrap):
             continue
         if cue is None and (
             _is_epigraph(text, group, paragraphs) or _printed_in_capitals(text, group) or _written_before(text, group, prev_seg, paragraphs)

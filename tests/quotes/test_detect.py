@@ -616,6 +616,30 @@ def test_detect_imagined_or_written_words_are_not_speech_even_when_their_phrase_
     assert detect(text) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Kemp read this letter twice, "It is no hoax," he said. He put it down.',  # its own cue
+        'He gladly received the letter and, having read it through, returned it saying, "Well, so be it."',
+        'He unfolded the paper as he spoke, and added, "It is a set of verses."',
+    ],
+)
+def test_detect_speech_by_someone_holding_a_paper_is_still_speech(text):
+    assert len(detect(text)) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Books written afterwards say "Yes." But how can it be remembered?',
+        'He had written in the margin, "Is not this delightful news?" Fielding announced that he had gone.',
+        'She seized the scrap of paper on which Edmund had begun writing, and read these words, "My very dear Fanny."',
+    ],
+)
+def test_detect_written_words_introduced_by_their_clause_are_not_speech(text):
+    assert detect(text) == []
+
+
 def test_detect_reported_speech_in_quotes_inside_narration_is_not_speech():
     text = (
         'Mr. Weston began to move. "He must be going. He had business at the Crown, and '
