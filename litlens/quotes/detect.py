@@ -647,7 +647,26 @@ def _letter_paragraphs(text: str, paragraphs: Sequence[Paragraph], style: Style)
             letter.add(k)  # "Tunbridge Wells," "September."
             k -= 1
         out |= letter
+    out |= {i for i, p in enumerate(paragraphs) if _letter_closing(text, p, style)}
     return out
+
+
+# The signature under a letter, on a quoted line of its own: "JOHN WILLOUGHBY.", "LUCY FERRARS."
+_SIGNATURE_LINE = re.compile(r"[\"\u201c'\u2018]?\s*[A-Z][A-Z.'\u2019-]*(?:\s+[A-Z][A-Z.'\u2019-]*){0,3}\.?[\"\u201d'\u2019]?")
+
+
+def _letter_closing(text: str, p: Paragraph, style: Style) -> bool:
+    """A quoted paragraph that closes a letter, line by line, down to a signature in
+    capitals (``"I am, dear Madam,\n"Your most obedient\n"humble servant,\n"JOHN
+    WILLOUGHBY."``)."""
+    if not _opens_with_mark(text, p, style):
+        return False
+    lines = [line.strip() for line in text[p.start : p.end].split("\n") if line.strip()]
+    if len(lines) < 2 or not _SIGNATURE_LINE.fullmatch(lines[-1]) or not re.search(r"[A-Z]{2}", lines[-1]):
+        return False
+    marks = DOUBLE_MARKS + SINGLE_MARKS
+    closing = " ".join(line.strip(marks + " ") for line in lines[:-1])
+    return bool(_VALEDICTION.search(closing) or re.match(r"I\s+am\b", closing))
 
 
 _ARTICLES = frozenset("a an the".split())

@@ -511,6 +511,14 @@ def test_detect_letters_that_open_with_a_salutation_are_not_speech(text):
     assert spans_text(text, detect(text)) == [["Poor Edmund,"]]
 
 
+def test_detect_letter_closing_down_to_a_signature_in_capitals_is_not_speech():
+    text = (
+        'He read it through.\n\n"I am, dear Madam,\n"Your most obedient\n"humble servant,\n"JOHN WILLOUGHBY."\n\n'
+        '"Shameful!" cried Marianne.'
+    )
+    assert spans_text(text, detect(text)) == [["Shameful!"]]
+
+
 def test_detect_spoken_address_that_runs_on_is_still_speech():
     text = 'Isabella was silent. "My dear friend,\nyou must not be angry with me."'
     assert spans_text(text, detect(text)) == [["My dear friend,\nyou must not be angry with me."]]
