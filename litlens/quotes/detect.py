@@ -886,7 +886,7 @@ _WRITING = r"wrote|written|printed|engraved|inscribed|scrawled|telegram|wire|cab
 
 # The clause that introduces a quotation says it is written ...
 _WRITTEN_WORDS = re.compile(
-    rf"\b(?:{_WRITING}|writes|writing|reads?|painted|paper|postcard|card|placard|labelled|headed)\b",
+    rf"\b(?:{_WRITING}|writes|writing|reads?|painted|paper|postcard|card|placard|labell?ed|headed|sentence(?!\s+of)|passage(?!\s+of))\b",
     re.IGNORECASE,
 )
 # ... or only imagined.

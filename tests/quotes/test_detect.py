@@ -642,6 +642,8 @@ def test_detect_speech_by_someone_holding_a_paper_is_still_speech(text):
         'Books written afterwards say "Yes." But how can it be remembered?',
         'He had written in the margin, "Is not this delightful news?" Fielding announced that he had gone.',
         'She seized the scrap of paper on which Edmund had begun writing, and read these words, "My very dear Fanny."',
+        'She came back with a small bottle labeled yellowly, "Best Vanilla." Marilla took it.',
+        'The play was praised, but the notice contained the following sentence: "Miss Derek forgot her words."',
     ],
 )
 def test_detect_written_words_introduced_by_their_clause_are_not_speech(text):
@@ -675,7 +677,10 @@ def test_detect_speech_resumed_with_that_after_its_cue_is_still_speech():
 def test_detect_words_set_out_by_the_sentence_before_them_in_the_paragraph_are_not_speech():
     text = 'In the lowest corner were these\nwords--"I had not a spare moment on Tuesday."'
     assert detect(text) == []
-    # Heard words were said.
+    # A sentence someone spoke, and heard words, were said.
+    text = "What it was, a short sentence of Miss Tilney's seemed to point out: \"I was going to take you into my mother's room.\""
+    assert len(detect(text)) == 1
+
     text = 'Some one was there already, for Lucy heard the words: "A lady to wait, sir."'
     assert spans_text(text, detect(text)) == [["A lady to wait, sir."]]
 
