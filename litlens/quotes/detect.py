@@ -886,7 +886,7 @@ _WRITING = r"wrote|written|printed|engraved|inscribed|scrawled|telegram|wire|cab
 
 # The clause that introduces a quotation says it is written ...
 _WRITTEN_WORDS = re.compile(
-    rf"\b(?:{_WRITING}|writes|writing|reads?|painted|paper|postcard|card|placard|labell?ed|headed|sentence(?!\s+of)|passage(?!\s+of))\b",
+    rf"\b(?:{_WRITING}|writes|writing|reads?|painted|paper|postcard|card|placard|labell?ed|lettered|headed|sentence(?!\s+of)|passage(?!\s+of))\b",
     re.IGNORECASE,
 )
 # ... or only imagined.
@@ -1028,6 +1028,18 @@ def _printed_in_capitals(text: str, group: list[_Seg]) -> bool:
     if any(ch.islower() for ch in body) or not re.search(r"[^\W\d_]{2}|[^\W\d_]\.\s*[^\W\d_]\.$", body):
         return False
     return body[-1:] not in {"!", "?"}
+
+
+_HEADING_LINE = re.compile(r"\s*(?:CHAPTER|Chapter|BOOK|Book|PART|Part|VOLUME|Volume)\s+[\w-]+\.?\s*\n\s*")
+
+
+def _heading_title(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]) -> bool:
+    """A chapter's title in quote marks on the line under its heading (``CHAPTER V.\n"IT
+    ISN'T STRYCHNINE, IS IT?"``)."""
+    first = group[0]
+    if first.open_mark is None:
+        return False
+    return _HEADING_LINE.fullmatch(text, paragraphs[first.para].start, first.open_mark) is not None
 
 
 # A source line under an epigraph: a dash, then a name or title ("--GERTRUDE STEIN _in
@@ -1495,7 +1507,10 @@ def detect_quotations(
         if _not_uttered(text, group, paragraphs, cue) or _is_name_given(text, group, paragraphs) or _is_short_lined_verse(text, group, wrap):
             continue
         if cue is None and (
-            _is_epigraph(text, group, paragraphs) or _printed_in_capitals(text, group) or _written_before(text, group, prev_seg, paragraphs)
+            _is_epigraph(text, group, paragraphs)
+            or _printed_in_capitals(text, group)
+            or _written_before(text, group, prev_seg, paragraphs)
+            or _heading_title(text, group, paragraphs)
         ):
             continue
         q = Quotation(spans=[(s.start, s.end) for s in group])

@@ -511,6 +511,11 @@ def test_detect_letters_that_open_with_a_salutation_are_not_speech(text):
     assert spans_text(text, detect(text)) == [["Poor Edmund,"]]
 
 
+def test_detect_chapter_title_in_quote_marks_under_its_heading_is_not_speech():
+    text = 'CHAPTER V.\n"IT ISN\'T STRYCHNINE, IS IT?"\n\n"Where did you find this?" I asked Poirot.'
+    assert spans_text(text, detect(text)) == [["Where did you find this?"]]
+
+
 def test_detect_letter_closing_down_to_a_signature_in_capitals_is_not_speech():
     text = (
         'He read it through.\n\n"I am, dear Madam,\n"Your most obedient\n"humble servant,\n"JOHN WILLOUGHBY."\n\n'
@@ -643,6 +648,7 @@ def test_detect_speech_by_someone_holding_a_paper_is_still_speech(text):
         'He had written in the margin, "Is not this delightful news?" Fielding announced that he had gone.',
         'She seized the scrap of paper on which Edmund had begun writing, and read these words, "My very dear Fanny."',
         'She came back with a small bottle labeled yellowly, "Best Vanilla." Marilla took it.',
+        'An elevation of a cave was produced; it was lettered\n"Buddhist Cave." Nobody spoke.',
         'The play was praised, but the notice contained the following sentence: "Miss Derek forgot her words."',
     ],
 )
