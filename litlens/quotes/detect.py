@@ -838,7 +838,19 @@ def _reported(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph]) -> 
     body = " ".join(text[s.start : s.end] for s in group)
     if len(body.split()) < 6 or _FIRST_SECOND.search(body):
         return False
+    if body.lstrip("_*")[:1].isupper() and _introduced_by_speech_verb(text, paragraphs[first.para].start, first.open_mark):
+        return False  # 'turning to his companion, said,\n"They're all in one story"': speech
     return bool(_THIRD.search(body) and _PAST_OR_MODAL.search(body))
+
+
+def _introduced_by_speech_verb(text: str, start: int, end: int) -> bool:
+    """Does narration ``text[start:end]`` end with a speech verb among its last four
+    words and a comma or colon, as a subjectless cue does ("and, turning to his
+    companion, said,")?"""
+    before = text[max(start, end - 80) : end].rstrip()
+    if before[-1:] not in {",", ":"}:
+        return False
+    return any(is_speech_verb(w) for w in re.findall(r"[^\W\d_]+", before)[-4:])
 
 
 def _narrators_fragment(text: str, group: list[_Seg], prev_seg: _Seg | None, paragraphs: Sequence[Paragraph]) -> bool:

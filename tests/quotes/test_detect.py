@@ -691,6 +691,17 @@ def test_detect_words_set_out_by_the_sentence_before_them_in_the_paragraph_are_n
     assert spans_text(text, detect(text)) == [["A lady to wait, sir."]]
 
 
+def test_detect_third_person_speech_after_a_subjectless_speech_verb_is_still_speech():
+    text = (
+        'He looked up in astonishment; and, turning to his companion, said,\n'
+        '"They were all in one story, and that boy had set them all on."'
+    )
+    assert len(detect(text)) == 1
+    # Without the speech verb it reads as reported speech.
+    text = 'He looked up in astonishment.\n"They were all in one story, and that boy had set them all on." He frowned.'
+    assert detect(text) == []
+
+
 def test_detect_lowercase_fragment_inside_narration_is_not_speech():
     text = 'His cousins were known to be "rather too fond of dancing and of late suppers," and nobody minded.'
     assert detect(text) == []
