@@ -656,11 +656,17 @@ _SIGNATURE_LINE = re.compile(r"[\"\u201c'\u2018]?\s*[A-Z][A-Z.'\u2019-]*(?:\s+[A
 
 
 def _letter_closing(text: str, p: Paragraph, style: Style) -> bool:
-    """A quoted paragraph that closes a letter, line by line, down to a signature in
-    capitals (``"I am, dear Madam,\n"Your most obedient\n"humble servant,\n"JOHN
-    WILLOUGHBY."``)."""
+    """A quoted paragraph that closes a letter: a valediction alone (``"Believe me," &c.``),
+    or lines down to a signature in capitals (``"I am, dear Madam,\n"Your most
+    obedient\n"humble servant,\n"JOHN WILLOUGHBY."``)."""
     if not _opens_with_mark(text, p, style):
         return False
+    body = text[p.start : p.end].strip()
+    marks = DOUBLE_MARKS if style == "double" else SINGLE_MARKS
+    close = next((k for k in range(1, len(body)) if body[k] in marks), None)
+    salute = body[1:close].strip() if close is not None else ""
+    if salute.endswith(",") and _VALEDICTION.fullmatch(salute) and body[close + 1 :].strip() in {"", "&c.", "etc."}:
+        return True  # '"Believe me," &c.' on a line of its own
     lines = [line.strip() for line in text[p.start : p.end].split("\n") if line.strip()]
     if len(lines) < 2 or not _SIGNATURE_LINE.fullmatch(lines[-1]) or not re.search(r"[A-Z]{2}", lines[-1]):
         return False
@@ -859,14 +865,24 @@ def _narrators_fragment(text: str, group: list[_Seg], prev_seg: _Seg | None, par
 
     Direct speech starts with a capital letter unless it resumes an interrupted speech;
     an uncued quotation inside narration that starts in lower case, with no quotation
-    before it in its paragraph, is a phrase the narrator borrows. PDNC does not annotate it.
+    before it in its paragraph, is a phrase the narrator borrows. So is one that opens its
+    paragraph in lower case right under a paragraph that breaks off mid-sentence with no
+    speech verb ("From Pope, she learnt to censure those who\n\n"bear about the mockery of
+    woe.""). PDNC does not annotate it.
     """
     first = group[0]
     p = paragraphs[first.para]
-    if first.open_mark is None or first.open_mark == p.start or (prev_seg is not None and prev_seg.para == first.para):
-        return False
     letter = re.search(r"[^\W\d_]", text[first.start : first.end])
-    return letter is not None and letter.group().islower()
+    if first.open_mark is None or letter is None or not letter.group().islower():
+        return False
+    if first.open_mark == p.start:
+        if first.para == 0 or (prev_seg is not None and prev_seg.para == first.para - 1):
+            return False
+        prev = paragraphs[first.para - 1]
+        tail = text[prev.start : prev.end].rstrip()
+        words = re.findall(r"[^\W\d_]+", tail[-60:])
+        return tail[-1:].isalpha() and not any(is_speech_verb(w) for w in words[-3:])
+    return prev_seg is None or prev_seg.para != first.para
 
 
 # Narration that ends by naming what follows: "whom the village called", "known as",

@@ -511,6 +511,11 @@ def test_detect_letters_that_open_with_a_salutation_are_not_speech(text):
     assert spans_text(text, detect(text)) == [["Poor Edmund,"]]
 
 
+def test_detect_valediction_alone_on_a_quoted_line_is_not_speech():
+    text = '    Dearest Catherine, beware how you give your heart.\n\n"Believe me," &c.\n\n"Your sister\'s marriage."'
+    assert spans_text(text, detect(text)) == [["Your sister's marriage."]]
+
+
 def test_detect_chapter_title_in_quote_marks_under_its_heading_is_not_speech():
     text = 'CHAPTER V.\n"IT ISN\'T STRYCHNINE, IS IT?"\n\n"Where did you find this?" I asked Poirot.'
     assert spans_text(text, detect(text)) == [["Where did you find this?"]]
@@ -705,6 +710,14 @@ def test_detect_third_person_speech_after_a_subjectless_speech_verb_is_still_spe
 def test_detect_lowercase_fragment_inside_narration_is_not_speech():
     text = 'His cousins were known to be "rather too fond of dancing and of late suppers," and nobody minded.'
     assert detect(text) == []
+
+
+def test_detect_lowercase_quotation_finishing_the_sentence_of_the_paragraph_above_is_not_speech():
+    text = 'From Pope, she learnt to censure those who\n\n"bear about the mockery of woe."\n\nShe read on.'
+    assert detect(text) == []
+    # Under a speech verb it is speech.
+    text = 'And then the Secretary said\n\n"what a dreadful day it has been."\n\nShe read on.'
+    assert len(detect(text)) == 1
 
 
 def test_detect_speech_resumed_in_lowercase_is_still_speech():
