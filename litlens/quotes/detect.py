@@ -800,7 +800,7 @@ def _is_mention(text: str, seg: _Seg, next_seg: _Seg | None, p: Paragraph, names
     n_words = len(re.findall(r"\w+", content))
     ends_with_punct = content.rstrip("_*)]'’ ")[-1:] in {",", ".", "!", "?", ";", ":", "-", "—", "…"}
     i = seg.open_mark - 1
-    while i >= p.start and text[i] in " \t":
+    while i >= p.start and text[i] in " \t\r\n":  # the line may wrap before the mark
         i -= 1
     after_word = False
     if i >= p.start and text[i].isalpha():

@@ -403,6 +403,9 @@ def test_detect_nested_double_quotes_in_british_style():
         'The sign said nothing but "To Let" in red.',
         'When Gilbert recited "Bingen on the Rhine" Anne picked up a book.',
         'They were to write a composition on "A Winter\'s Walk in the Woods," and it was hard.',
+        # the line wraps right before the mark
+        'We ran into town, and Poirot directed the car to the\n"Analytical Chemist." He hopped down.',
+        'He was turning over the pages of a volume of Schumann\'s\n"Forest Scenes." Then he looked up.',
     ],
 )
 def test_detect_titles_and_scare_quotes_are_not_speech(text):
