@@ -50,21 +50,25 @@ The stages, each a small function over plain offsets:
    We walked over to the bar. "What's…"``), unless a rule below says it is not speech,
    and :func:`split_uncued_asides` splits a quotation with no cue anywhere at a
    comma-ended aside (``"But that gentleman," looking at Darcy, "seemed…"``).
-5. **Not speech.** PDNC does not annotate: titles, scare quotes and quoted words inside
-   narration (``the "Coach and Horses" steps``), names and titles given ("they called
-   him "the Professor."", "a piece she had entitled "Solitude.""), and uncued fragments
-   inside narration that start in lower case;
-   quoted verse, whether set off by indentation or printed flush left in short lines (all the
-   pieces of a verse quotation its cue interrupts, ``"You are old," said the youth, "as I…``);
-   letters set off by indentation or quoted paragraph by paragraph from "Dear …," to
-   "Yours …," (and the signature), or opening with a salutation set off by a dash or a line
-   of its own ("Dear Sir,--At your command"); words printed in capitals that neither
-   exclaim nor ask ("AGNES.", a headline); reported speech in quote marks ("He was afraid they should have a very
-   bad drive"); written or imagined words ("the telegram read: "..."", "a smile which
-   seemed to say, "..."", ""...," she wrote", ""...," the letter went on"), quoted
-   paragraphs set out under narration that ends by introducing writing ("It ran as
-   follows:", "the following advertisement.", "he found it contained the words:") with
-   the paragraphs that carry on from them, and epigraphs signed by a source line ("--GERTRUDE STEIN"). These are dropped.
+5. **Not speech.** PDNC does not annotate, and these are dropped:
+
+   - titles, scare quotes and quoted words inside narration (``the "Coach and Horses"
+     steps``), a chapter title quoted under its heading, names and titles given ("they
+     called him "the Professor."", "a piece she had entitled "Solitude.""), and uncued
+     fragments of the narrator's sentence that start in lower case;
+   - quoted verse, set off by indentation or printed flush left in short lines (all the
+     pieces of a verse quotation its cue interrupts, ``"You are old," said the youth, "as
+     I…``), and epigraphs signed by a source line ("--GERTRUDE STEIN");
+   - letters: set off by indentation, quoted paragraph by paragraph from "Dear …," to
+     "Yours …," and the signature, opening with a salutation set off by a dash or a line
+     of its own ("Dear Sir,--At your command"), or closing down to a signature in capitals;
+   - written or imagined words ("the telegram read: "..."", "a smile which seemed to say,
+     "..."", ""...," she wrote", ""...," the letter went on", capitals that neither exclaim
+     nor ask, "AGNES."), and quoted paragraphs set out under narration that introduces
+     writing ("It ran as follows:", "the following advertisement.", "he found it contained
+     the words:") with the paragraphs that carry on from them;
+   - reported speech in quote marks ("He was afraid they should have a very bad drive",
+     'she assured him "that she was not at all afraid"').
 6. **Types** come from the cue found by :mod:`litlens.quotes.types`: between the
    sub-quotations, else right after the quotation, else right before it (or at the end
    of the previous paragraph when that introduces it, "Elizabeth said:").
