@@ -572,9 +572,9 @@ def _indented_paragraphs(text: str, paragraphs: Sequence[Paragraph], style: Styl
     return indented
 
 
-_SALUTATION = re.compile(r"(?:my )?(?:dear|dearest)\b[^.!?\n]{0,30},", re.IGNORECASE)
+_SALUTATION = re.compile(r"(?:my\s+)?(?:dear|dearest)\b[^.!?\n]{0,30},", re.IGNORECASE)
 _VALEDICTION = re.compile(
-    r"(?:yours\b|ever yours\b|believe me\b|(?:your|his|her) (?:[\w-]+ ){0,4}"
+    r"(?:yours\b|ever\s+yours\b|believe\s+me\b|(?:your|his|her)\s+(?:[\w-]+\s+){0,4}"
     r"(?:cousin|friend|sister|brother|servant|well-wisher|son|daughter|mother|father|niece|nephew|aunt|uncle)\b)"
     r"[^.!?\n]{0,40}[,.]?",
     re.IGNORECASE,
