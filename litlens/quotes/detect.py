@@ -924,7 +924,8 @@ _WRITTEN_WORDS = re.compile(
 # ... or only imagined.
 _IMAGINED = re.compile(
     r"\bseemed\s+to\s+say\b|\bas\s+(?:if|much\s+as)\s+to\s+say\b|\bmeant\b|\binstead\s+of\s+saying\b"
-    r"|\b(?:would|could|might|should)\s+(?:\w+\s+)?have\s+said\b",
+    r"|\b(?:would|could|might|should)\s+(?:\w+\s+)?have\s+said\b"
+    r"|\bif\s+(?:\w+\s+){1,3}had\s+(?:said|asked|answered|replied)\b",
     re.IGNORECASE,
 )
 # Speech verbs that go with writing: "a piece of folded paper, addressed:", "Books written

@@ -629,6 +629,7 @@ def test_detect_words_whose_cue_has_writing_or_a_thought_for_its_subject_are_not
         'He rebelled and, instead of saying, "Does that matter?" he went out.',
         'He rebelled and, instead\nof saying, "Does that matter?" he went out.',  # the phrase wraps
         'She could have\nsaid, "Go away." But she smiled and he went out.',
+        'If she had said, "Do you worship one god or several?" he would not have objected.',  # counterfactual
         'Then I got a wire: "Back on Monday." He came on Monday.',  # a telegram
         'He took out a candy heart with a gold motto on it, "You are sweet." She ignored it.',
     ],
