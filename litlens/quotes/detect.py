@@ -885,7 +885,7 @@ def _narrators_fragment(text: str, group: list[_Seg], prev_seg: _Seg | None, par
         prev = paragraphs[first.para - 1]
         tail = text[prev.start : prev.end].rstrip()
         words = re.findall(r"[^\W\d_]+", tail[-60:])
-        return tail[-1:].isalpha() and not any(is_speech_verb(w) for w in words[-3:])
+        return tail[-1:].isalpha() and not any(is_speech_verb(w) for w in words[-6:])
     return prev_seg is None or prev_seg.para != first.para
 
 
@@ -1149,7 +1149,8 @@ def _that_clause(text: str, group: list[_Seg], prev_seg: _Seg | None) -> bool:
     first = group[0]
     if prev_seg is not None and prev_seg.para == first.para:
         return False
-    return re.match(r"that\s+[a-z]", text[first.start : first.end]) is not None
+    # "that he was", "that it rained": a clause with its own subject, not "that is right"
+    return re.match(r"that\s+(?:he|she|it|they|there|his|her|their|the|a|an|nothing|no|every|all|some)\b", text[first.start : first.end]) is not None
 
 
 def _written_cue(cue: Cue) -> bool:

@@ -687,6 +687,8 @@ def test_detect_indirect_speech_quoted_from_that_on_is_not_speech(text):
 def test_detect_speech_resumed_with_that_after_its_cue_is_still_speech():
     text = '"I hope," said Oliver, "that nothing is the matter?"'
     assert spans_text(text, detect(text)) == [["I hope,", "that nothing is the matter?"]]
+    text = 'He looked at the lock and said, "that is the way to do it."'
+    assert spans_text(text, detect(text)) == [["that is the way to do it."]]
 
 
 def test_detect_words_set_out_by_the_sentence_before_them_in_the_paragraph_are_not_speech():
@@ -721,6 +723,8 @@ def test_detect_lowercase_quotation_finishing_the_sentence_of_the_paragraph_abov
     assert detect(text) == []
     # Under a speech verb it is speech.
     text = 'And then the Secretary said\n\n"what a dreadful day it has been."\n\nShe read on.'
+    assert len(detect(text)) == 1
+    text = 'And then the Secretary replied in a low whisper\n\n"we shall see."\n\nShe read on.'
     assert len(detect(text)) == 1
 
 
