@@ -491,6 +491,12 @@ def test_detect_letter_in_quoted_paragraphs_is_not_speech():
         '"Your loving sister,"\n\n"Ann."\n\n"Dear me," said Tom, "she writes well."'
     )
     assert spans_text(text, detect(text)) == [["Dear me,", "she writes well."]]
+    # A valediction that wraps across a line break.
+    text = (
+        '"Dear Tom,"\n\n"We arrived on Monday."\n\n"Your most\naffectionate sister,"\n\n"Ann."\n\n'
+        '"Dear me," said Tom, "she writes well."'
+    )
+    assert spans_text(text, detect(text)) == [["Dear me,", "she writes well."]]
     # A valediction over several quoted lines, then the signature.
     text = (
         '"Dearest Lucia,"\n\n"I have news of you at last."\n\n"Believe me,"\n\n'
