@@ -590,20 +590,30 @@ def _whole_quote(text: str, p: Paragraph, style: Style) -> str | None:
     return body[1:-1].strip()
 
 
-def _signed_salutation(text: str, p: Paragraph, style: Style) -> bool:
-    """A paragraph that is a quoted salutation and a few words saying who writes
-    (``"Dearest Diana" [wrote Anne],``)."""
+def _leading_quote(text: str, p: Paragraph, style: Style) -> tuple[str, str] | None:
+    """For a paragraph that opens with a quote mark: the first quotation's content and
+    the rest of the paragraph after its closing mark (None when it never closes)."""
     body = text[p.start : p.end].strip()
     marks = DOUBLE_MARKS if style == "double" else SINGLE_MARKS
     if len(body) < 3 or body[0] not in marks:
-        return False
+        return None
     close = next((k for k in range(1, len(body)) if body[k] in marks), None)
     if close is None:
+        return None
+    return body[1:close].strip(), body[close + 1 :].strip()
+
+
+def _signed_salutation(text: str, p: Paragraph, style: Style) -> bool:
+    """A paragraph that is a quoted salutation and a few words saying who writes
+    (``"Dearest Diana" [wrote Anne],``)."""
+    lead = _leading_quote(text, p, style)
+    if lead is None:
         return False
-    rest = body[close + 1 :]
+    content, rest = lead
+    marks = DOUBLE_MARKS if style == "double" else SINGLE_MARKS
     if any(ch in marks for ch in rest) or len(rest.split()) > 6:
         return False
-    return _SALUTATION.fullmatch(body[1:close].strip().rstrip(",") + ",") is not None and re.search(rf"\b(?:{_WRITING}|writes)\b", rest) is not None
+    return _SALUTATION.fullmatch(content.rstrip(",") + ",") is not None and re.search(rf"\b(?:{_WRITING}|writes)\b", rest) is not None
 
 
 # A letter's salutation run on into its first line: "Dear Sir,--At your command",
@@ -665,17 +675,13 @@ def _letter_closing(text: str, p: Paragraph, style: Style) -> bool:
     obedient\n"humble servant,\n"JOHN WILLOUGHBY."``)."""
     if not _opens_with_mark(text, p, style):
         return False
-    body = text[p.start : p.end].strip()
-    marks = DOUBLE_MARKS if style == "double" else SINGLE_MARKS
-    close = next((k for k in range(1, len(body)) if body[k] in marks), None)
-    salute = body[1:close].strip() if close is not None else ""
-    if salute.endswith(",") and _VALEDICTION.fullmatch(salute) and body[close + 1 :].strip() in {"", "&c.", "etc."}:
+    lead = _leading_quote(text, p, style)
+    if lead is not None and lead[0].endswith(",") and _VALEDICTION.fullmatch(lead[0]) and lead[1] in {"", "&c.", "etc."}:
         return True  # '"Believe me," &c.' on a line of its own
     lines = [line.strip() for line in text[p.start : p.end].split("\n") if line.strip()]
     if len(lines) < 2 or not _SIGNATURE_LINE.fullmatch(lines[-1]) or not re.search(r"[A-Z]{2}", lines[-1]):
         return False
-    marks = DOUBLE_MARKS + SINGLE_MARKS
-    closing = " ".join(line.strip(marks + " ") for line in lines[:-1])
+    closing = " ".join(line.strip(DOUBLE_MARKS + SINGLE_MARKS + " ") for line in lines[:-1])
     return bool(_VALEDICTION.search(closing) or re.match(r"I\s+am\b", closing))
 
 
@@ -1523,7 +1529,6 @@ def detect_quotations(
     groups = [g for g in group_segments(text, segs, paragraphs, names, join_paragraphs) if not any(_is_verse(text, s) for s in g)]
     groups = split_uncued_asides(text, join_beats(text, groups, paragraphs, names), paragraphs, names)
     wrap = _wrap_width(text, paragraphs)
-    chapter_starts = [c.start for c in chapters] if chapters else []
     out: list[Quotation] = []
     written_run = False  # inside a run of quoted paragraphs that are written words
     for gi, group in enumerate(groups):
@@ -1552,11 +1557,7 @@ def detect_quotations(
             q.type = cue.type
             q.referring_expression = cue.text
             q.cue_span = (cue.start, cue.end)
-        if chapters:
-            k = bisect.bisect_right(chapter_starts, q.start) - 1
-            q.chapter = chapters[k].index if k >= 0 and q.start < chapters[k].end else None
-        else:
-            q.chapter = paragraphs[group[0].para].chapter
+        q.chapter = _chapter_of(q.start, paragraphs[group[0].para], chapters)
         out.append(q)
     return _with_sung_verse(text, paragraphs, out, names, chapters)
 
@@ -1569,7 +1570,6 @@ def _with_sung_verse(
     runs = sung_verse(text, paragraphs)
     if not runs:
         return found
-    chapter_starts = [c.start for c in chapters] if chapters else []
     songs: list[Quotation] = []
     for run in runs:
         spans = [(paragraphs[k].start, paragraphs[k].start + len(text[paragraphs[k].start : paragraphs[k].end].rstrip())) for k in run]
@@ -1583,12 +1583,17 @@ def _with_sung_verse(
             cue = None  # a cue further back, not the singer's ("hummed" is no speech verb)
         if cue is not None:
             q.type, q.referring_expression, q.cue_span = cue.type, cue.text, (cue.start, cue.end)
-        if chapters:
-            k = bisect.bisect_right(chapter_starts, q.start) - 1
-            q.chapter = chapters[k].index if k >= 0 and q.start < chapters[k].end else None
-        else:
-            q.chapter = paragraphs[run[0]].chapter
+        q.chapter = _chapter_of(q.start, paragraphs[run[0]], chapters)
         songs.append(q)
     covered = [(q.spans[0][0], q.spans[-1][1]) for q in songs]
     kept = [q for q in found if not any(a <= q.start < b for a, b in covered)]
     return sorted(kept + songs, key=lambda q: q.start)
+
+
+def _chapter_of(start: int, paragraph: Paragraph, chapters: list[Chapter] | None) -> int | None:
+    """The chapter a quotation starting at ``start`` falls in: by ``chapters`` when given,
+    else its paragraph's."""
+    if not chapters:
+        return paragraph.chapter
+    k = bisect.bisect_right(chapters, start, key=lambda c: c.start) - 1
+    return chapters[k].index if k >= 0 and start < chapters[k].end else None
