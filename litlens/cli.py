@@ -370,8 +370,57 @@ def _cmd_study_create_proxy(args: argparse.Namespace) -> int:
         study = create_proxy_study(args.project, beir=args.beir, pinned=args.pinned, distractors=args.distractors,
                                    per_item=args.per_item, name=args.name, seed=args.seed, limit=args.limit,
                                    progress=bar, book_id=args.book)
+    skipped = study.settings.get("skipped", [])
+    if args.json:
+        from litlens.services.studies import study_status
+
+        _emit_json({"id": study.id, "name": study.name, "items": study_status(args.project, study.name)["items"],
+                    "skipped": skipped})
+        return 0
+    for s in skipped:
+        print(f"skipped item {s['key']}: {s['reason']}")
+    if skipped:
+        print(f"{len(skipped)} item(s) skipped; they are listed in `litlens study create-proxy … --json`")
     print(f"created proxy study {study.name!r} (id {study.id}) in {args.project}; "
           f"next: litlens study assign -p {args.project} {study.name} --annotators A,B,C --overlap 3")
+    return 0
+
+
+def _cmd_study_items(args: argparse.Namespace) -> int:
+    from litlens.services.studies import study_items
+
+    items = study_items(args.project, args.study)
+    if args.json:
+        _emit_json(items)
+        return 0
+    for item in items:
+        query = f" (query {item['query_id']})" if item["query_id"] else ""
+        print(f"item {item['item_id']}{query}")
+        print(textwrap.indent("\n".join(textwrap.fill(line, 100) for line in item["context"].splitlines()), "    "))
+        for o in item["options"]:
+            mark = "*" if o["gold"] else " "
+            doc = f" [{o['doc_id']}]" if o["doc_id"] else ""
+            print(textwrap.indent(textwrap.fill(f"{o['position']}{mark}{doc} {o['text']}", 100), "  "))
+        print()
+    print(f"{len(items)} items; * marks the gold option")
+    return 0
+
+
+def _cmd_study_check(args: argparse.Namespace) -> int:
+    from litlens.services.studies import check_study
+
+    report = check_study(args.project, args.study)
+    if args.json:
+        _emit_json(report)
+        return 0
+    for p in report["problems"]:
+        for o in p["overlaps"]:
+            i, j = o["options"]
+            print(f"item {p['item_id']}: options {i} and {j} share \"{o['shared']}\"")
+    if report["overlapping"]:
+        print(f"{report['overlapping']} of {report['items']} items have overlapping options")
+    else:
+        print(f"no item of {report['items']} has overlapping options")
     return 0
 
 
@@ -704,6 +753,19 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--name", help="study name (default: proxy-<folder>)")
     q.add_argument("--seed", type=int, default=0, help="shuffle seed (default 0)")
     q.add_argument("--limit", type=int, help="use only the first N queries")
+    q.add_argument("--json", action="store_true", help="print the study and the skipped items as JSON")
+    q = _add(study_sub, "items", _cmd_study_items,
+             "print a proxy study's items as shown: context and options in shown order, gold marked",
+             "litlens study items -p s.litlens proxy-birco-relic-dev --json")
+    _project_arg(q)
+    q.add_argument("study", help="study name or id")
+    q.add_argument("--json", action="store_true", help="print JSON")
+    q = _add(study_sub, "check", _cmd_study_check,
+             "report items whose options share a sentence or a run of 8 words (which options, what text)",
+             "litlens study check -p s.litlens proxy-birco-relic-dev")
+    _project_arg(q)
+    q.add_argument("study", help="study name or id")
+    q.add_argument("--json", action="store_true", help="print JSON")
     q = _add(study_sub, "create-likert", _cmd_study_create_likert,
              "create a 1-5 Likert study of system answers to LiteraryQA questions",
              "litlens study create-likert -p s.litlens --literaryqa ../shared/data/literaryqa/test.jsonl "

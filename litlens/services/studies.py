@@ -25,10 +25,11 @@ from litlens.store.studies import (
     read_study_file,
 )
 from litlens.studies import agreement as ag
-from litlens.studies.items import LIKERT, PROXY, StudyItem, rubric, scale_for
+from litlens.studies.items import LIKERT, PROXY, ItemBuild, SkippedItem, StudyItem, rubric, scale_for
 from litlens.studies.judgments import parse_scale, read_judgments_csv
 from litlens.studies.likert import likert_items, read_answers, read_literaryqa
-from litlens.studies.proxy import proxy_items_from_beir
+from litlens.studies.overlap import first_compatible, options_overlap
+from litlens.studies.proxy import proxy_items_from_beir, too_few_distractors
 
 EXPORT_COLUMNS = ["study", "item_id", "annotator", "label", "gold_position", "correct", "options_shown",
                   "option_texts", "created_at", "duration_ms", "note", "judgment_uid", "origin"]
@@ -45,26 +46,37 @@ def create_proxy_study(
     distractors: str = "bm25", per_item: int = 3, name: str | None = None, seed: int = 0,
     limit: int | None = None, progress: Progress | None = None, book_id: int | None = None,
 ) -> StudyRecord:
-    """A proxy-task study: gold + (per_item − 1) strongest distractors per query, shuffled once."""
+    """A proxy-task study: gold + (per_item − 1) strongest distractors per query, shuffled once.
+
+    Options of an item share no text (``litlens.studies.overlap``); an item that cannot get
+    enough such distractors is left out and listed in the study's ``settings["skipped"]``.
+    When no item at all can be built, nothing is stored and a :class:`StudyError` says why.
+    """
     if pinned:
-        items = _pinned_items(project_path, pinned, distractors=distractors, per_item=per_item, seed=seed,
+        build = _pinned_items(project_path, pinned, distractors=distractors, per_item=per_item, seed=seed,
                               book_id=book_id)
         source = "pinned evidence: " + "; ".join(pinned)
-        name = name or f"proxy-pinned-{len(items)}"
+        name = name or f"proxy-pinned-{len(build.items)}"
     elif beir is None:
         raise LitLensError("give the source of the items: --beir DIR (queries.jsonl, corpus.jsonl, qrels/test.tsv) "
                            "or --pinned CLAIM…")
     else:
-        items = proxy_items_from_beir(beir, distractors=distractors, per_item=per_item, seed=seed, limit=limit,
+        build = proxy_items_from_beir(beir, distractors=distractors, per_item=per_item, seed=seed, limit=limit,
                                       progress=sub_progress(progress, 0.0, 0.95))
         source = str(beir)
         name = name or f"proxy-{Path(beir).name}"
+    if not build.items:
+        first = build.skipped[0] if build.skipped else None
+        why = f"; e.g. {first.key}: {first.reason}" if first else ""
+        raise StudyError(f"no proxy item could be built from {source} ({len(build.skipped)} skipped{why}); "
+                         "use a larger candidate pool or a smaller --per-item")
     with open_project(project_path) as project:
         store = StudyStore(project)
         sid = store.create_study(
-            name, PROXY, items, scale=scale_for(PROXY, per_item), mode=distractors,
+            name, PROXY, build.items, scale=scale_for(PROXY, per_item), mode=distractors,
             instructions="Which candidate is the quotation hidden at [masked sentence(s)]? Press its number.",
-            source=source, settings={"per_item": per_item, "seed": seed, "distractors": distractors},
+            source=source, settings={"per_item": per_item, "seed": seed, "distractors": distractors,
+                                     "skipped": [s.as_json() for s in build.skipped]},
         )
         if progress:
             progress(1.0, "stored")
@@ -72,9 +84,10 @@ def create_proxy_study(
 
 
 def _pinned_items(project_path: str | Path, claims: list[str], *, distractors: str, per_item: int, seed: int,
-                  book_id: int | None) -> list[StudyItem]:
+                  book_id: int | None) -> ItemBuild:
     """One item per pinned passage: the claim as the task, the passage as gold, and the best-ranked
-    passages for the claim (BM25 or dense, from evidence retrieval) that do not overlap it."""
+    passages for the claim (BM25 or dense, from evidence retrieval) that overlap neither the gold
+    nor each other, by character range or by text (a shared sentence or run of 8 words)."""
     import random
 
     from litlens.services.retrieval import list_evidence, search
@@ -82,26 +95,37 @@ def _pinned_items(project_path: str | Path, claims: list[str], *, distractors: s
 
     if distractors not in ("bm25", "dense"):
         raise LitLensError(f"--distractors must be bm25 or dense, not {distractors!r}")
-    items: list[StudyItem] = []
+    build = ItemBuild()
+    wanted = per_item - 1
     for claim in claims:
         rows = list_evidence(project_path, book_id=book_id, claim=claim)
         if not rows:
             raise StudyError(f"no evidence is pinned for claim {claim!r}; pin passages with `litlens evidence pin`")
         for row in rows:
+            key = f"{claim}#{row['id']}"
             query = row["query"] or row["claim_text"] or claim
             hits = search(project_path, query, book_id=book_id, method=distractors, k=10 * per_item)
-            others = [h for h in hits if h.end <= row["start"] or h.start >= row["end"]][: per_item - 1]
-            if len(others) < per_item - 1:
-                raise StudyError(f"claim {claim!r}: fewer than {per_item - 1} distractors found for passage {row['id']}")
+            gold_range = (row["start"], row["end"])
+
+            def clashes(hit, kept_hits, gold_range=gold_range) -> bool:  # shares characters of the book
+                return any(hit.start < end and start < hit.end
+                           for start, end in [gold_range] + [(k.start, k.end) for k in kept_hits])
+
+            kept = first_compatible([row["text"]], ((h, " ".join(h.text.split())) for h in hits), wanted,
+                                    also_clashes=clashes)
+            if len(kept) < wanted:
+                build.skipped.append(SkippedItem(key, too_few_distractors(
+                    len(kept), wanted, f"{len(hits)} book passages ranked for the claim", also="no characters, ")))
+                continue
             options = [Option(row["text"], f"{row['start']}-{row['end']}", True)] + [
-                Option(" ".join(h.text.split()), f"{h.start}-{h.end}", False) for h in others]
-            key = f"{claim}#{row['id']}"
+                Option(" ".join(h.text.split()), f"{h.start}-{h.end}", False) for h in kept]
             random.Random(f"{seed}:{key}").shuffle(options)
             context = row["claim_text"] or claim
-            items.append(StudyItem(key, {"context": f"{context}\n\n[masked sentence(s)]", "claim": claim,
-                                         "query": query, "distractors": distractors,
-                                         "distractor_scores": [round(float(h.score), 4) for h in others]}, options))
-    return items
+            build.items.append(StudyItem(key, {"context": f"{context}\n\n[masked sentence(s)]", "claim": claim,
+                                               "query": query, "distractors": distractors,
+                                               "distractor_scores": [round(float(h.score), 4) for h in kept]},
+                                         options))
+    return build
 
 
 def create_likert_study(
@@ -154,6 +178,49 @@ def study_status(project_path: str | Path, study: str) -> dict:
     with open_project(project_path) as project:
         store = StudyStore(project)
         return _status(store, store.study(study))
+
+
+def study_items(project_path: str | Path, study: str) -> list[dict]:
+    """A proxy study's items exactly as shown: item id, BEIR query id (None for pinned evidence),
+    the analysis text the annotator reads, and the options in shown order (1-based positions)."""
+    with open_project(project_path) as project:
+        store = StudyStore(project)
+        rec = _proxy_study(store, study, "list its items")
+        return [{"item_id": str(item.id), "query_id": _query_id(item), "context": item.data.get("context", ""),
+                 "options": [{"position": n, "text": o["text"], "gold": bool(o.get("gold")),
+                              "doc_id": o.get("source_id")} for n, o in enumerate(item.options, start=1)]}
+                for item in store.items(rec.id)]
+
+
+def check_study(project_path: str | Path, study: str) -> dict:
+    """Items of a stored proxy study whose options share a sentence or a run of 8 words
+    (studies made before this check existed can have them): per item, which options
+    (1-based, as shown) and the shared text."""
+    with open_project(project_path) as project:
+        store = StudyStore(project)
+        rec = _proxy_study(store, study, "check its options")
+        items = store.items(rec.id)
+    problems = []
+    for item in items:
+        pairs = options_overlap([o["text"] for o in item.options])
+        if pairs:
+            problems.append({"item_id": str(item.id), "query_id": _query_id(item),
+                             "overlaps": [{"options": [i + 1, j + 1], "shared": shared} for i, j, shared in pairs]})
+    return {"study": rec.name, "items": len(items), "overlapping": len(problems), "problems": problems}
+
+
+def _proxy_study(store: StudyStore, study: str, action: str) -> StudyRecord:
+    rec = store.study(study)
+    if rec.kind != PROXY:
+        raise StudyError(f"study {rec.name!r} is a {rec.kind} study; only a proxy study has options to {action}")
+    return rec
+
+
+def _query_id(item: ItemRecord) -> str | None:
+    """The BEIR query an item was made from; None for an item made from pinned evidence."""
+    if "query_id" in item.data:
+        return item.data["query_id"]
+    return None if "claim" in item.data else item.key  # items stored before query_id was recorded
 
 
 def _status(store: StudyStore, s: StudyRecord) -> dict:

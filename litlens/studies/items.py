@@ -50,5 +50,24 @@ class StudyItem:
         return None
 
 
+@dataclass(frozen=True)
+class SkippedItem:
+    """An item that could not be built, and why (reported to the user, never shown short)."""
+
+    key: str
+    reason: str
+
+    def as_json(self) -> dict:
+        return {"key": self.key, "reason": self.reason}
+
+
+@dataclass
+class ItemBuild:
+    """The items a builder made, in order, and the ones it had to leave out."""
+
+    items: list[StudyItem] = field(default_factory=list)
+    skipped: list[SkippedItem] = field(default_factory=list)
+
+
 def scale_for(kind: str, n_options: int = 3) -> list[int]:
     return list(range(1, n_options + 1)) if kind == PROXY else list(LIKERT_SCALE)

@@ -4,7 +4,8 @@ quotation and its strongest distractors, shuffled once per item and remembered.
 Input: BEIR-format data (``queries.jsonl``, ``corpus.jsonl``, ``qrels/test.tsv``); a query's
 judged documents are its candidate pool, the one with a positive score is gold, and the
 distractors are the pool's top-ranked non-gold documents by BM25 (k1 = 0.5, b = 0.9, the
-seed's tuning) or by the dense encoder.
+seed's tuning) or by the dense encoder that share no text with the gold or with each other
+(``litlens.studies.overlap``): the pool's passages are overlapping windows of one book.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from litlens.errors import DataFormatError, InputFileError, LitLensError, LitLensWarning
-from litlens.studies.items import Option, StudyItem
+from litlens.studies.items import ItemBuild, Option, SkippedItem, StudyItem
+from litlens.studies.overlap import RUN, first_compatible
 
 Progress = Callable[[float, str], None]
 MASK = "[masked sentence(s)]"
@@ -119,8 +121,13 @@ def proxy_items_from_beir(
     seed: int = 0,
     limit: int | None = None,
     progress: Progress | None = None,
-) -> list[StudyItem]:
-    """One item per query with a gold document: gold + (per_item − 1) top-ranked distractors."""
+) -> ItemBuild:
+    """One item per query with a gold document: gold + (per_item − 1) distractors.
+
+    The distractors are the best-ranked non-gold documents of the query's pool that share no
+    sentence and no run of 8 words with the gold or with a distractor already kept (walked in
+    rank order). A query whose pool cannot give enough such documents is skipped and reported.
+    """
     if per_item < 2:
         raise LitLensError(f"--per-item must be at least 2 (gold and one distractor), not {per_item}")
     queries, corpus, qrels = read_beir(folder)
@@ -135,7 +142,8 @@ def proxy_items_from_beir(
         rank = dense_ranker(texts)
     else:
         raise LitLensError(f"--distractors must be bm25 or dense, not {distractors!r}")
-    items: list[StudyItem] = []
+    build = ItemBuild()
+    wanted = per_item - 1
     qids = [q for q in queries if q in qrels]
     if limit:
         qids = qids[:limit]
@@ -143,14 +151,28 @@ def proxy_items_from_beir(
         judged = qrels[qid]
         gold = [d for d, s in judged.items() if s > 0]
         pool = [d for d, s in judged.items() if s <= 0]
-        if not gold or len(pool) < per_item - 1:
+        if not gold:
+            build.skipped.append(SkippedItem(qid, "no passage of its pool is judged relevant (score > 0): no gold"))
             continue
-        scores = rank(queries[qid], [row_of[d] for d in pool])
-        order = np.argsort(-scores, kind="stable")[: per_item - 1]
-        options = [Option(corpus[gold[0]], gold[0], True)] + [Option(corpus[pool[i]], pool[i], False) for i in order]
+        scores = rank(queries[qid], [row_of[d] for d in pool]) if pool else np.zeros(0)
+        order = [int(i) for i in np.argsort(-scores, kind="stable")]
+        kept = first_compatible([corpus[gold[0]]], ((i, corpus[pool[i]]) for i in order), wanted)
+        if len(kept) < wanted:
+            reason = too_few_distractors(len(kept), wanted, f"pool of {len(pool)} non-gold passages")
+            build.skipped.append(SkippedItem(qid, reason))
+            continue
+        options = [Option(corpus[gold[0]], gold[0], True)] + [Option(corpus[pool[i]], pool[i], False) for i in kept]
         random.Random(f"{seed}:{qid}").shuffle(options)
-        items.append(StudyItem(qid, {"context": queries[qid], "distractors": distractors,
-                                     "distractor_scores": [round(float(scores[i]), 4) for i in order]}, options))
+        position = {i: r for r, i in enumerate(order, start=1)}
+        build.items.append(StudyItem(qid, {"context": queries[qid], "query_id": qid, "distractors": distractors,
+                                           "distractor_scores": [round(float(scores[i]), 4) for i in kept],
+                                           "distractor_ranks": [position[i] for i in kept]}, options))
         if progress:
             progress(0.1 + 0.9 * (n + 1) / len(qids), f"item {n + 1} of {len(qids)}")
-    return items
+    return build
+
+
+def too_few_distractors(found: int, wanted: int, pool: str, *, also: str = "") -> str:
+    """Why an item was skipped: ``pool`` says where the candidates came from, ``also`` any further condition."""
+    return (f"only {found} of the {wanted} distractors needed share {also}no sentence and no run of {RUN} words "
+            f"with the gold and each other ({pool})")

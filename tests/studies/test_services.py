@@ -22,6 +22,7 @@ from litlens.services.studies import (
 )
 from litlens.store.project import open_project
 from litlens.store.studies import StudyError, StudyStore
+from litlens.studies.overlap import options_overlap
 from tests.conftest import SHARED
 from tests.studies.conftest import ANSWERS, LQA_MINI
 
@@ -73,9 +74,13 @@ def test_proxy_study_from_pinned_evidence(tmp_path):
     lines = ["CHAPTER I", ""]
     topics = ["the garden and its roses", "the old mill by the river", "a letter from London", "the storm at night",
               "the ball at the assembly rooms", "a walk across the fields", "the quarrel over the inheritance"]
+    frames = [  # each topic comes back three times, worded afresh: options must not share 8 words or a sentence
+        "Paragraph {n} tells of {topic}. \"I think of {topic},\" said Mary. Nobody else cared for {topic}, and the evening passed.",
+        "In paragraph {n} the talk turns to {topic}. Mary dreamt of {topic} once more. Her brother laughed at her.",
+        "Paragraph {n}: her aunt wrote about {topic}. \"How strange,\" said John. The letter lay unread till Sunday.",
+    ]
     for n, topic in enumerate(topics * 3):
-        lines += [f"Paragraph {n} tells of {topic}. \"I think of {topic},\" said Mary. "
-                  f"Nobody else in the village cared much for {topic}, and the evening passed.", ""]
+        lines += [frames[n // len(topics)].format(n=n, topic=topic), ""]
     book = tmp_path / "small.txt"
     book.write_text("\n".join(lines), encoding="utf-8")
     project = tmp_path / "p.litlens"
@@ -96,6 +101,9 @@ def test_proxy_study_from_pinned_evidence(tmp_path):
     gold = next(o for o in options if o["gold"])
     assert "Paragraph 3" in gold["text"]
     assert all("storm" in o["text"] for o in options if not o["gold"])  # strong distractors: same topic
+    assert options_overlap([o["text"] for o in options]) == []  # no shared sentence or run of 8 words
+    ranges = sorted(tuple(map(int, o["source_id"].split("-"))) for o in options)
+    assert all(a[1] <= b[0] for a, b in zip(ranges, ranges[1:]))  # and no shared characters of the book
 
 
 def test_export_writes_one_row_per_judgment_and_agreement_json(proxy_project, tmp_path):
