@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-PANELS = ("window", "reader", "inspector", "characters", "charts", "speakers", "evidence")
+PANELS = ("window", "reader", "inspector", "characters", "charts", "speakers", "evidence", "quotations")
 
 
 def _application():
@@ -119,6 +119,7 @@ def _panel_classes() -> dict:
     from litlens.gui.reader import ReaderPanel
     from litlens.gui.speakers import SpeakersPanel
     from litlens.gui.evidence import EvidencePanel
+    from litlens.gui.quotations import QuotationTable
 
     return {"reader": ReaderPanel, "inspector": QuoteInspector, "characters": CharacterPanel, "charts": ChartsPanel,
-            "speakers": SpeakersPanel, "evidence": EvidencePanel}
+            "speakers": SpeakersPanel, "evidence": EvidencePanel, "quotations": QuotationTable}

@@ -1,5 +1,6 @@
 """CharacterPanel: characters with aliases, gender and counts; merge, split, rename,
-re-gender — each edit stored at once and undoable.
+re-gender — each edit stored at once and undoable. Click a header to sort; type in the
+search field to keep only the characters whose name or an alias contains the text.
 
 Run alone on the sample: ``python -m litlens.gui.characters``.
 """
@@ -7,6 +8,7 @@ Run alone on the sample: ``python -m litlens.gui.characters``.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -14,6 +16,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QInputDialog,
     QLabel,
+    QLineEdit,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -26,6 +29,7 @@ from litlens.gui.state import BookState
 from litlens.gui.style import signals_blocked
 
 COLUMNS = ["Name", "Gender", "Mentions", "Quotations", "Aliases"]
+ALIASES = COLUMNS.index("Aliases")
 
 
 class CharacterPanel(QWidget):
@@ -38,8 +42,15 @@ class CharacterPanel(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
-        self.table.setSortingEnabled(False)
+        self.table.setWordWrap(True)  # long alias lists wrap instead of being cut off
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(COLUMNS.index("Mentions"), Qt.SortOrder.DescendingOrder)
+        header = self.table.horizontalHeader()
+        header.setSortIndicatorShown(True)
+        header.setStretchLastSection(True)
+        self.search = QLineEdit(placeholderText="Search names and aliases")
+        self.search.setClearButtonEnabled(True)
+        self.shown = QLabel("")
         self.gender_box = QComboBox()
         for gender in GENDERS:
             self.gender_box.addItem(gender, gender)
@@ -55,9 +66,16 @@ class CharacterPanel(QWidget):
                        self.gender_box, self.show_button):
             buttons.addWidget(widget)
         buttons.addStretch(1)
+        search_row = QHBoxLayout()
+        search_row.addWidget(self.search, 1)
+        search_row.addWidget(self.shown)
         layout = QVBoxLayout(self)
         layout.addLayout(buttons)
+        layout.addLayout(search_row)
         layout.addWidget(self.table, 1)
+        focus_search = QShortcut(QKeySequence("Ctrl+Shift+F"), self)
+        focus_search.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        focus_search.activated.connect(self.search.setFocus)
 
         self.merge_button.clicked.connect(self._on_merge_clicked)
         self.split_button.clicked.connect(self._on_split_clicked)
@@ -65,6 +83,8 @@ class CharacterPanel(QWidget):
         self.gender_box.activated.connect(self._on_gender_chosen)
         self.show_button.clicked.connect(self._on_show_clicked)
         self.table.itemSelectionChanged.connect(self._on_selection_changed)
+        self.search.textChanged.connect(self._apply_search)
+        self.table.horizontalHeader().sectionResized.connect(self._on_section_resized)
         state.book_changed.connect(self.refresh)
         state.data_changed.connect(self.refresh)
         self.refresh()
@@ -74,23 +94,59 @@ class CharacterPanel(QWidget):
         session = self.state.session
         keep = set(self.selected_ids())
         with signals_blocked(self.table):
+            self.table.setSortingEnabled(False)  # fill first, sort once
             rows = session.characters if session else []
             self.table.setRowCount(len(rows))
             for r, row in enumerate(rows):
                 c = row.character
                 values = [c.name, c.gender, c.mention_count, c.quote_count, "; ".join(c.aliases)]
                 for col, value in enumerate(values):
-                    item = QTableWidgetItem(str(value))
+                    item = QTableWidgetItem()
+                    item.setData(Qt.ItemDataRole.DisplayRole, value)  # numbers sort as numbers
                     item.setData(Qt.ItemDataRole.UserRole, row.id)
                     if isinstance(value, int):
                         item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                    if col == 4 and c.ambiguous_aliases:
-                        item.setToolTip("Ambiguous: " + ", ".join(c.ambiguous_aliases))
+                    if col == ALIASES:
+                        tip = "; ".join(c.aliases)
+                        if c.ambiguous_aliases:
+                            tip += "\nAmbiguous: " + ", ".join(c.ambiguous_aliases)
+                        item.setToolTip(tip)
                     self.table.setItem(r, col, item)
-                if row.id in keep:
-                    self.table.selectRow(r)
-            self.table.resizeColumnsToContents()
+            self.table.setSortingEnabled(True)
+            self._size_columns()
+            self._apply_search()
+            self.select_ids([i for i in keep if self.row_of(i) >= 0])
         self._on_selection_changed()
+
+    def _size_columns(self) -> None:
+        """Name, gender and counts as wide as their contents; the aliases take the rest and wrap."""
+        header = self.table.horizontalHeader()
+        for col in range(len(COLUMNS)):
+            if col != ALIASES:
+                self.table.resizeColumnToContents(col)
+        name_width = min(self.table.columnWidth(0), 220)  # a very long name wraps rather than squeezing aliases
+        self.table.setColumnWidth(0, name_width)
+        header.setSectionResizeMode(ALIASES, QHeaderView.ResizeMode.Stretch)
+        self.table.resizeRowsToContents()
+
+    def _on_section_resized(self, column: int, old: int, new: int) -> None:
+        if column == ALIASES:  # the panel changed width: aliases wrap differently
+            self.table.resizeRowsToContents()
+
+    def _apply_search(self) -> None:
+        needle = self.search.text().strip().casefold()
+        shown = 0
+        for r in range(self.table.rowCount()):
+            name, aliases = self.table.item(r, 0), self.table.item(r, ALIASES)
+            hide = bool(needle) and needle not in name.text().casefold() and needle not in aliases.text().casefold()
+            self.table.setRowHidden(r, hide)
+            shown += not hide
+        total = self.table.rowCount()
+        self.shown.setText(f"{shown} of {total}" if needle else f"{total} characters")
+
+    def visible_names(self) -> list[str]:
+        """Names in the order the table shows them, hidden rows left out."""
+        return [self.table.item(r, 0).text() for r in range(self.table.rowCount()) if not self.table.isRowHidden(r)]
 
     def row_of(self, character_id: int) -> int:
         for r in range(self.table.rowCount()):

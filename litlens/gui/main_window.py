@@ -66,6 +66,12 @@ class MainWindow(QMainWindow):
         self.evidence = EvidencePanel(self.state)
         self.docks["evidence"] = self._dock("Evidence", self.evidence, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.docks["characters"], self.docks["evidence"])
+        from litlens.gui.quotations import QuotationTable  # every quotation as a table (issue 36)
+
+        self.quotations = QuotationTable(self.state)
+        self.docks["quotations"] = self._dock("Quotations", self.quotations, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.tabifyDockWidget(self.docks["charts"], self.docks["quotations"])
+        self.docks["charts"].raise_()
 
         self.progress = QProgressBar(maximum=1000, textVisible=True)
         self.progress.setFixedWidth(260)

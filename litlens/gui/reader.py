@@ -1,8 +1,10 @@
-"""The reader: a novel's text with its quotations highlighted by type.
+"""The reader: a novel's text with its quotations highlighted by type (or by speaker).
 
 Only the quotations on screen are highlighted (extra selections recomputed when the
 view scrolls or resizes), so a 600,000-word novel scrolls as smoothly as a short one.
-Run alone on the sample: ``python -m litlens.gui.reader``.
+A quotation the reader is sent to keeps the paragraphs before it in view; hovering one
+tells its speaker, type and confidence; the margin marks hand corrections and can carry
+speaker names. Run alone on the sample: ``python -m litlens.gui.reader``.
 """
 
 from __future__ import annotations
@@ -10,8 +12,8 @@ from __future__ import annotations
 import bisect
 import re
 
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QTextCharFormat, QTextCursor, QTextDocument
+from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPainter, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -26,13 +28,15 @@ from PySide6.QtWidgets import (
     QSplitter,
     QTextEdit,
     QToolButton,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
 from litlens.model import QUOTE_TYPES
+from litlens.services.books import chapter_heading, chapter_label
 from litlens.services.session import QuoteRow
-from litlens.gui.state import BookState
+from litlens.gui.state import OTHER_SPEAKER_COLOUR, BookState
 from litlens.gui.style import HUMAN_EDIT_COLOUR, TYPE_COLOURS, TYPE_LABELS, signals_blocked, tint
 
 _OUTSIDE_BMP = re.compile("[\U00010000-\U0010FFFF]")
@@ -61,12 +65,69 @@ class OffsetMap:
         return lo
 
 
+# Paragraphs kept in view above a quotation the reader is sent to: the turns before it tell who speaks.
+CONTEXT_PARAGRAPHS = 4
+MARGIN_NARROW = 18  # room for the hand-correction mark
+MARGIN_NAMES = 132  # room for speaker names as well
+CORRECTED_MARK = "✎"
+
+
+def quote_tooltip(row: QuoteRow) -> str:
+    """What hovering a quotation tells: speaker, type (with its cue), confidence, hand corrections."""
+    q = row.quotation
+    cue = f" — “{q.referring_expression}”" if q.referring_expression else ""
+    lines = [f"Speaker: {q.speaker or 'unknown'}", f"Type: {TYPE_LABELS[q.type]}{cue}"]
+    if q.speaker_confidence is not None:
+        lines.append(f"Confidence: {q.speaker_confidence:.2f}")
+    elif q.speaker:
+        lines.append("Confidence: — (" + ("set by hand" if q.edited else "gold annotation" if q.origin == "gold" else "none") + ")")
+    if q.edited or q.origin == "human":
+        lines.append(f"{CORRECTED_MARK} corrected by hand")
+    return "\n".join(lines)
+
+
+class SpeakerMargin(QWidget):
+    """The strip left of the text: a mark beside hand-corrected quotations and, when asked, the
+    speaker's name beside each quotation's first line."""
+
+    def __init__(self, view: "ReaderView"):
+        super().__init__(view)
+        self.view = view
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        view = self.view
+        painter = QPainter(self)
+        painter.fillRect(event.rect(), QColor("#F6F6F6"))
+        metrics = painter.fontMetrics()
+        bottom_of_last = -1
+        height = self.height()
+        for row in view.highlighted:
+            top = view.line_top(row.start)
+            if top is None or top < -metrics.height() or top > height:
+                continue
+            if top < bottom_of_last:  # a second quotation on the same line: the first one's name stands
+                continue
+            q = row.quotation
+            baseline = top + metrics.ascent() + 2
+            if q.edited or q.origin == "human":
+                painter.setPen(QColor(HUMAN_EDIT_COLOUR))
+                painter.drawText(self.width() - MARGIN_NARROW + 3, baseline, CORRECTED_MARK)
+            if view.show_names:
+                colour = view.state.speaker_colour(q.speaker) or "#333333"
+                painter.setPen(QColor(colour if q.speaker else "#8A8A8A"))
+                name = metrics.elidedText(q.speaker or "?", Qt.TextElideMode.ElideRight, self.width() - MARGIN_NARROW - 6)
+                painter.drawText(4, baseline, name)
+            bottom_of_last = top + metrics.height()
+        painter.end()
+
+
 class ReaderView(QPlainTextEdit):
     """Read-only text view that highlights the visible quotations."""
 
     quote_hovered = Signal(object)  # QuoteRow | None
     quote_clicked = Signal(object)
     mark_requested = Signal(int, int)  # str offsets of a selection to mark as a quotation
+    top_changed = Signal(int)  # str offset of the first character on screen, after a scroll
 
     def __init__(self, state: BookState, parent: QWidget | None = None):
         super().__init__(parent)
@@ -80,12 +141,24 @@ class ReaderView(QPlainTextEdit):
         self.document().setDocumentMargin(18)
         self.offsets = OffsetMap("")
         self.highlighted: list[QuoteRow] = []
-        self.speaker_colours: dict[str, str] | None = None  # set by the Speakers panel: colour by speaker
+        self.margin = SpeakerMargin(self)
         self._hover: QuoteRow | None = None
         self._refresh = QTimer(self, singleShot=True, interval=15, timeout=self.refresh_highlights)
         self.verticalScrollBar().valueChanged.connect(self._refresh.start)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._on_context_menu)
+        state.colouring_changed.connect(self._on_colouring_changed)
+        self._place_margin()
+
+    @property
+    def show_names(self) -> bool:
+        """Speaker names in the margin (``BookState.set_speaker_names``)."""
+        return self.state.speaker_names
+
+    @property
+    def speaker_colours(self) -> dict[str, str] | None:
+        """Speaker -> colour while the text is coloured by speaker, else None."""
+        return self.state.speaker_colours
 
     # -- content ----------------------------------------------------------------------
     def load(self) -> None:
@@ -105,22 +178,26 @@ class ReaderView(QPlainTextEdit):
         if session is None:
             self.setExtraSelections([])
             self.highlighted = []
+            self.margin.update()
             return
         start, end = self.visible_range()
         margin = 2000  # highlight a little beyond the screen so fast scrolling shows colour at once
         rows = [row for row in session.quotes_between(max(start - margin, 0), end + margin)
                 if self.state.filters.accepts(row)]
         selected = self.state.selected
+        by_speaker = self.state.speaker_colours is not None
         selections = []
         for row in rows:
             q = row.quotation
             fmt = QTextCharFormat()
-            colour = (self.speaker_colours or {}).get(q.speaker or "") or TYPE_COLOURS[q.type]
-            fmt.setBackground(tint(colour, 150 if selected and selected.id == row.id else 60))
+            colour = self.state.speaker_colour(q.speaker) or TYPE_COLOURS[q.type]
+            if selected and selected.id == row.id:
+                fmt.setBackground(tint(colour, 115 if by_speaker else 150))
+            else:
+                fmt.setBackground(tint(colour, 70 if by_speaker else 60))
             if q.edited or q.origin == "human":
                 fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DashUnderline)
                 fmt.setUnderlineColor(QColor(HUMAN_EDIT_COLOUR))
-            fmt.setToolTip(self._tooltip(row))
             for s, e in q.spans:  # each sub-quotation with its quote marks
                 s, e = max(s - 1, 0), min(e + 1, len(session.text))
                 selection = QTextEdit.ExtraSelection()
@@ -132,24 +209,96 @@ class ReaderView(QPlainTextEdit):
                 selections.append(selection)
         self.highlighted = rows
         self.setExtraSelections(selections)
+        self.margin.update()
+        self.top_changed.emit(start)
 
-    @staticmethod
-    def _tooltip(row: QuoteRow) -> str:
-        q = row.quotation
-        speaker = q.speaker or "speaker unknown"
-        cue = f" — “{q.referring_expression}”" if q.referring_expression else ""
-        edited = " (corrected by hand)" if q.edited or q.origin == "human" else ""
-        return f"{speaker} · {TYPE_LABELS[q.type]}{cue}{edited}"
+    def tooltip_at(self, offset: int) -> str:
+        """The hover text at a character offset: the quotation's speaker, type and confidence, or ""."""
+        session = self.state.session
+        row = session.quote_at(offset) if session is not None else None
+        return quote_tooltip(row) if row is not None and self.state.filters.accepts(row) else ""
 
-    def scroll_to(self, offset: int) -> None:
+    def line_top(self, offset: int) -> int | None:
+        """Viewport y of the top of the line holding ``offset`` (None without a book)."""
+        if self.state.session is None:
+            return None
         cursor = QTextCursor(self.document())
-        cursor.setPosition(self.offsets.to_qt(min(offset, len(self.state.session.text) if self.state.session else 0)))
-        self.setTextCursor(cursor)
-        # Put the target near the top of the view rather than at the bottom edge.
+        cursor.setPosition(self.offsets.to_qt(min(offset, len(self.state.session.text))))
+        return self.cursorRect(cursor).top()
+
+    # -- moving -------------------------------------------------------------------------
+    def scroll_to(self, offset: int, end: int | None = None) -> None:
+        """Show ``offset`` with up to CONTEXT_PARAGRAPHS paragraphs of its chapter above it (the turns
+        that tell who is speaking); the caret goes there, selecting up to ``end`` when given."""
+        session = self.state.session
+        length = len(session.text) if session else 0
+        offset = max(0, min(offset, length))
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(self.offsets.to_qt(offset))
+        if end is not None:
+            cursor.setPosition(self.offsets.to_qt(min(end, length)), QTextCursor.MoveMode.KeepAnchor)
+        if session is None:
+            self.setTextCursor(cursor)
+            return
+        anchors = self._context_anchors(offset)
+        if not self._shows_with_context(offset, anchors):
+            for anchor in anchors:  # most context first; less when the paragraphs above are long
+                self._put_at_top(anchor)
+                if self._fits(offset):
+                    break
         bar = self.verticalScrollBar()
-        bar.setValue(bar.maximum())
-        self.ensureCursorVisible()
+        value = bar.value()
+        self.setTextCursor(cursor)
+        if not self._fits(offset):  # nothing above fitted: let Qt bring the target in
+            self.ensureCursorVisible()
+        elif bar.value() != value:
+            bar.setValue(value)
         self.refresh_highlights()
+
+    def _context_anchors(self, offset: int) -> list[int]:
+        """Candidate first lines on screen, from CONTEXT_PARAGRAPHS paragraphs above ``offset`` down to its own."""
+        starts = self.state.paragraph_starts
+        chapter = self.state.session.chapter_of(offset)
+        floor = chapter.start if chapter is not None else 0
+        i = bisect.bisect_right(starts, offset) - 1
+        if i < 0:
+            return [max(floor, 0)]
+        anchors = []
+        for k in range(CONTEXT_PARAGRAPHS, -1, -1):
+            anchor = max(starts[max(i - k, 0)], floor)
+            if not anchors or anchor != anchors[-1]:
+                anchors.append(anchor)
+        return anchors
+
+    def _shows_with_context(self, offset: int, anchors: list[int]) -> bool:
+        """Already on screen with at least three paragraphs (or its chapter's start) above it."""
+        need = anchors[max(len(anchors) - 4, 0)]
+        top = self.line_top(need)
+        return top is not None and top >= 0 and self._fits(offset)
+
+    def _fits(self, offset: int) -> bool:
+        top = self.line_top(offset)
+        return top is not None and 0 <= top and top + self.fontMetrics().height() <= self.viewport().height() * 0.85
+
+    def _put_at_top(self, offset: int) -> None:
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(self.offsets.to_qt(offset))
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())  # scroll from below, so the line lands on the top edge
+        self.setTextCursor(cursor)
+        self.ensureCursorVisible()
+
+    # -- margin -------------------------------------------------------------------------
+    def _on_colouring_changed(self) -> None:
+        self._place_margin()
+        self.refresh_highlights()
+
+    def _place_margin(self) -> None:
+        width = MARGIN_NAMES if self.show_names else MARGIN_NARROW
+        self.setViewportMargins(width, 0, 0, 0)
+        rect = self.contentsRect()
+        self.margin.setGeometry(rect.left(), rect.top(), width, rect.height())
+        self.margin.update()
 
     # -- events -------------------------------------------------------------------------
     def quote_at_point(self, point: QPoint) -> QuoteRow | None:
@@ -158,6 +307,17 @@ class ReaderView(QPlainTextEdit):
         offset = self.offsets.from_qt(self.cursorForPosition(point).position())
         row = self.state.session.quote_at(offset)
         return row if row is not None and self.state.filters.accepts(row) else None
+
+    def viewportEvent(self, event) -> bool:  # noqa: N802 (Qt API)
+        if event.type() == QEvent.Type.ToolTip:
+            row = self.quote_at_point(event.pos())
+            if row is None:
+                QToolTip.hideText()
+                event.ignore()
+            else:
+                QToolTip.showText(event.globalPos(), quote_tooltip(row), self.viewport())
+            return True
+        return super().viewportEvent(event)
 
     def mouseMoveEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().mouseMoveEvent(event)
@@ -173,6 +333,7 @@ class ReaderView(QPlainTextEdit):
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
+        self._place_margin()
         self._refresh.start()
 
     def selection_offsets(self) -> tuple[int, int] | None:
@@ -222,8 +383,37 @@ class Legend(QWidget):
                 box.setChecked(quote_type in self.state.filters.types)
 
 
+class SpeakerKey(QLabel):
+    """The colour-by-speaker key: the twelve most frequent speakers' colours, then grey for the rest."""
+
+    def __init__(self, state: BookState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.state = state
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        state.colouring_changed.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        colours = self.state.speaker_colours
+        self.setVisible(colours is not None)
+        if colours is None:
+            return
+        entries = [_swatch(colour, _escape(name).replace(" ", "&nbsp;")) for name, colour in colours.items()]
+        entries.append(_swatch(OTHER_SPEAKER_COLOUR, "everyone&nbsp;else" if colours else "no&nbsp;speakers&nbsp;yet"))
+        self.setText("Speakers: " + " &nbsp; ".join(entries))
+
+
+def _swatch(colour: str, label: str) -> str:
+    return f"<span style='color:{colour}; font-size:large'>■</span>&nbsp;<span style='color:{colour}'>{label}</span>"
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 class SearchBar(QWidget):
-    """Ctrl+F search with next / previous."""
+    """Ctrl+F search with next / previous and "3 of 47"; a search with no match moves nothing."""
 
     def __init__(self, view: ReaderView, parent: QWidget | None = None):
         super().__init__(parent)
@@ -232,12 +422,17 @@ class SearchBar(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.field = QLineEdit(placeholderText="Search the text (Enter: next, Shift+Enter: previous)")
         self.status = QLabel("")
+        self.status.setMinimumWidth(90)
         previous = QToolButton(text="◀", toolTip="Previous match (Shift+Enter)")
         following = QToolButton(text="▶", toolTip="Next match (Enter)")
         close = QToolButton(text="✕", toolTip="Close search (Esc)")
         for widget in (QLabel("Find:"), self.field, previous, following, self.status, close):
             layout.addWidget(widget)
+        self.matches: list[int] = []  # str offsets of every match of the field's text
+        self.current = -1  # index into matches of the one shown
+        self._needle = ""
         self.field.returnPressed.connect(self.find_next)
+        self.field.textChanged.connect(self._on_text_changed)
         previous.clicked.connect(self.find_previous)
         following.clicked.connect(self.find_next)
         close.clicked.connect(self.hide)
@@ -252,41 +447,79 @@ class SearchBar(QWidget):
         self.field.selectAll()
 
     def find_next(self) -> bool:
-        return self._find(QTextDocument.FindFlag(0))
+        return self._find(+1)
 
     def find_previous(self) -> bool:
-        return self._find(QTextDocument.FindFlag.FindBackward)
+        return self._find(-1)
 
-    def _find(self, flags: QTextDocument.FindFlag) -> bool:
+    def _count(self) -> None:
         needle = self.field.text()
-        if not needle:
-            return False
-        found = self.view.find(needle, flags)
-        if not found:  # wrap around
-            cursor = self.view.textCursor()
-            cursor.movePosition(QTextCursor.MoveOperation.End if flags else QTextCursor.MoveOperation.Start)
-            self.view.setTextCursor(cursor)
-            found = self.view.find(needle, flags)
-        self.status.setText("" if found else "not found")
-        return found
+        if needle == self._needle:
+            return
+        self._needle = needle
+        self.current = -1
+        session = self.view.state.session
+        if not needle or session is None:
+            self.matches = []
+        else:
+            self.matches = [m.start() for m in re.finditer(re.escape(needle), session.text, re.IGNORECASE)]
+
+    def _on_text_changed(self) -> None:
+        self._count()
+        self._show_status()
+
+    def _find(self, direction: int) -> bool:
+        self._count()
+        if not self.matches:
+            self._show_status()
+            return False  # the view stays where it was
+        cursor = self.view.textCursor()
+        here = self.view.offsets.from_qt(cursor.selectionStart() if cursor.hasSelection() else cursor.position())
+        if self.current >= 0 and self.matches[self.current] == here:
+            i = (self.current + direction) % len(self.matches)
+        elif direction > 0:
+            i = bisect.bisect_right(self.matches, here) if cursor.hasSelection() else bisect.bisect_left(self.matches, here)
+            i %= len(self.matches)
+        else:
+            i = (bisect.bisect_left(self.matches, here) - 1) % len(self.matches)
+        self.current = i
+        start = self.matches[i]
+        self.view.scroll_to(start, start + len(self._needle))
+        self._show_status()
+        return True
+
+    def _show_status(self) -> None:
+        if not self._needle:
+            self.status.setText("")
+        elif not self.matches:
+            self.status.setText("not found")
+        elif self.current < 0:
+            self.status.setText(f"{len(self.matches):,} matches")
+        else:
+            self.status.setText(f"{self.current + 1:,} of {len(self.matches):,}")
+        bad = bool(self._needle) and not self.matches
+        self.field.setStyleSheet("QLineEdit { background: #FDE2E2; }" if bad else "")
 
 
 class ChapterNavigator(QListWidget):
-    """The book's chapters; a click jumps there."""
+    """The book's chapters; a click (or Enter) jumps there, and the chapter on screen stays selected."""
 
     def __init__(self, state: BookState, parent: QWidget | None = None):
         super().__init__(parent)
         self.state = state
         self.state.book_changed.connect(self.load)
+        self.state.data_changed.connect(self.load)
         self.itemActivated.connect(self._on_item_chosen)
         self.itemClicked.connect(self._on_item_chosen)
         self.setMinimumWidth(170)
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # elide long titles instead
+        self._items: dict[int, QListWidgetItem] = {}  # chapter index -> its row
 
     def load(self) -> None:
         with signals_blocked(self):
             self.clear()
+            self._items = {}
             session = self.state.session
             if session is None:
                 return
@@ -296,20 +529,32 @@ class ChapterNavigator(QListWidget):
                     counts[row.quotation.chapter] += 1
             part = ""
             for chapter, n in zip(session.chapters, counts):
-                title = chapter.title.strip() or "Front matter"
-                *parents, own = title.split(" / ")  # "VOL. II. / CHAPTER I.": a heading per volume
+                *parents, _own = chapter.title.strip().split(" / ")  # "VOL. II. / CHAPTER I.": a heading per volume
                 if parents and " / ".join(parents) != part:
                     part = " / ".join(parents)
-                    header = QListWidgetItem(part)
+                    header = QListWidgetItem(chapter_heading(part))
                     header.setData(Qt.ItemDataRole.UserRole, chapter.index)
                     font = header.font()
                     font.setBold(True)
                     header.setFont(font)
                     self.addItem(header)
-                item = QListWidgetItem(f"{'    ' if parents else ''}{own}  ·  {n}")
+                label = chapter_label(session.chapters, chapter.index)
+                item = QListWidgetItem(f"{label}  ·  {n}")
                 item.setData(Qt.ItemDataRole.UserRole, chapter.index)
-                item.setToolTip(f"{title}: {n} quotations")
+                item.setToolTip(f"{label}: {n} quotations")
                 self.addItem(item)
+                self._items[chapter.index] = item
+
+    def follow(self, offset: int) -> None:
+        """Select the chapter holding ``offset`` (the top of the reader) without jumping anywhere."""
+        session = self.state.session
+        chapter = session.chapter_of(offset) if session is not None else None
+        item = self._items.get(chapter.index) if chapter is not None else None
+        if item is None or item is self.currentItem():
+            return
+        with signals_blocked(self):
+            self.setCurrentItem(item)
+        self.scrollToItem(item)
 
     def _on_item_chosen(self, item: QListWidgetItem) -> None:
         session = self.state.session
@@ -326,6 +571,10 @@ class ReaderPanel(QWidget):
         self.view = ReaderView(state)
         self.navigator = ChapterNavigator(state)
         self.legend = Legend(state)
+        self.speaker_key = SpeakerKey(state)
+        self.corrected_key = QLabel(
+            f"<span style='color:{HUMAN_EDIT_COLOUR}'>{CORRECTED_MARK} <u>corrected</u></span>")
+        self.corrected_key.setToolTip("Quotations corrected by hand: a mark in the margin and a dashed underline")
         self.search = SearchBar(self.view)
         self.search.hide()
         self.speaker_filter = QComboBox(toolTip="Only this character's speech")
@@ -338,6 +587,7 @@ class ReaderPanel(QWidget):
 
         bar = QHBoxLayout()
         bar.addWidget(self.legend)
+        bar.addWidget(self.corrected_key)
         bar.addSpacing(12)
         bar.addWidget(QLabel("Speaker:"))
         bar.addWidget(self.speaker_filter)
@@ -351,6 +601,7 @@ class ReaderPanel(QWidget):
         column = QVBoxLayout(right)
         column.setContentsMargins(0, 0, 0, 0)
         column.addLayout(bar)
+        column.addWidget(self.speaker_key)
         column.addWidget(self.search)
         column.addWidget(self.view, 1)
 
@@ -367,6 +618,15 @@ class ReaderPanel(QWidget):
         find = QAction("Find", self, shortcut=QKeySequence.StandardKey.Find, triggered=self.search.open)
         self.addAction(find)
         self.find_action = find
+        # Next / previous quotation (of those the filters show), from any panel of the window.
+        self.next_action = QAction("Next quotation", self, shortcut=QKeySequence("Alt+Down"),
+                                   shortcutContext=Qt.ShortcutContext.WindowShortcut,
+                                   triggered=lambda: self.state.step(+1, self.view.visible_range()[0]))
+        self.previous_action = QAction("Previous quotation", self, shortcut=QKeySequence("Alt+Up"),
+                                       shortcutContext=Qt.ShortcutContext.WindowShortcut,
+                                       triggered=lambda: self.state.step(-1, self.view.visible_range()[1]))
+        self.addAction(self.next_action)
+        self.addAction(self.previous_action)
 
         clear.clicked.connect(lambda: self.state.set_filters(types=frozenset(QUOTE_TYPES), speaker=None, chapter=None))
         self.speaker_filter.currentIndexChanged.connect(self._on_speaker_filter_changed)
@@ -374,10 +634,12 @@ class ReaderPanel(QWidget):
         self.view.quote_clicked.connect(self._on_quote_clicked)
         self.view.quote_hovered.connect(self._on_quote_hovered)
         self.view.mark_requested.connect(lambda s, e: self.state.edit("add_quote", s, e))
+        self.view.top_changed.connect(self.navigator.follow)
         state.book_changed.connect(self._on_book_changed)
         state.data_changed.connect(self._on_data_changed)
         state.filters_changed.connect(self._on_filters_changed)
         state.selection_changed.connect(self.view.refresh_highlights)
+        state.colouring_changed.connect(self._on_colouring_changed)
         state.jump_requested.connect(self.view.scroll_to)
 
     # -- state -> widgets --------------------------------------------------------------
@@ -391,6 +653,9 @@ class ReaderPanel(QWidget):
         self.view.refresh_highlights()
         self._update_count()
 
+    def _on_colouring_changed(self) -> None:
+        self.legend.setVisible(self.state.speaker_colours is None)  # the speaker key replaces the type key
+
     def _fill_filters(self) -> None:
         session = self.state.session
         with signals_blocked(self.speaker_filter), signals_blocked(self.chapter_filter):
@@ -399,10 +664,10 @@ class ReaderPanel(QWidget):
             self.chapter_filter.clear()
             self.chapter_filter.addItem("All chapters", None)
             if session is not None:
-                for row in session.characters:
-                    self.speaker_filter.addItem(row.character.name, row.character.name)
+                for name in sorted(session.character_names(), key=str.casefold):
+                    self.speaker_filter.addItem(name, name)
                 for chapter in session.chapters:
-                    self.chapter_filter.addItem(chapter.title.strip() or "Front matter", chapter.index)
+                    self.chapter_filter.addItem(chapter_label(session.chapters, chapter.index), chapter.index)
             self._sync_filter_widgets()
 
     def _sync_filter_widgets(self) -> None:
@@ -440,7 +705,7 @@ class ReaderPanel(QWidget):
     def _on_quote_hovered(self, row: QuoteRow | None) -> None:
         self.state.hover(row)
         if row is not None:
-            self.state.status.emit(ReaderView._tooltip(row))
+            self.state.status.emit(quote_tooltip(row).replace("\n", " · "))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,10 @@ with the keyboard, and read any character's quotations.
   number keys 1-9 give the selected quotation the n-th speaker of the numbered list,
   0 sets "nobody", and the next quotation is selected; every correction is a human edit
   (undoable, never overwritten by a later attribution). The "By character" tab lists all
-  the quotations of one character. "Colour by speaker" tints the reader by speaker.
+  the quotations of one character. "Names in margin" writes speakers beside the text;
+  "Colour by speaker" tints the reader by speaker
+  (``BookState.set_speaker_colouring``: the twelve most frequent in their own colours, the
+  rest grey, with a key above the text).
 - ``install_speakers(window)`` adds the dock and the Speakers menu to the main window.
 """
 
@@ -35,13 +38,10 @@ from PySide6.QtWidgets import (
     QHeaderView,
 )
 
-from litlens.gui.state import BookState
+from litlens.gui.state import BookState, speaker_colours
 from litlens.gui.style import signals_blocked
 from litlens.services import attribution as attribution_service
 
-# Distinct, readable tints for up to twelve speakers (others share the last one).
-SPEAKER_COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#46f0f0",
-                   "#f032e6", "#9a6324", "#008080", "#800000", "#808000", "#000075"]
 NOBODY = "(nobody)"
 QUICK_KEYS = 9
 
@@ -174,10 +174,16 @@ class SpeakersPanel(QWidget):
         self.attribute_button = QPushButton("Attribute speakers…")
         self.attribute_button.clicked.connect(self.attribute_requested)
         self.colour_box = QCheckBox("Colour by speaker")
+        self.colour_box.setToolTip("Tint the text by speaker: the 12 most frequent in their own colours, the rest grey")
         self.colour_box.toggled.connect(self.colouring_changed)
+        self.colour_box.toggled.connect(self.state.set_speaker_colouring)
+        self.names_box = QCheckBox("Names in margin")
+        self.names_box.setToolTip("Write each quotation's speaker in the reader's margin, beside its first line")
+        self.names_box.toggled.connect(self.state.set_speaker_names)
         self.summary = QLabel("")
         top.addWidget(self.attribute_button)
         top.addWidget(self.colour_box)
+        top.addWidget(self.names_box)
         top.addStretch(1)
         top.addWidget(self.summary)
         layout.addLayout(top)
@@ -216,6 +222,7 @@ class SpeakersPanel(QWidget):
 
         state.book_changed.connect(self.refresh)
         state.data_changed.connect(self.refresh)
+        state.colouring_changed.connect(self._on_colouring_changed)
         self.refresh()
 
     # -- content ------------------------------------------------------------------------
@@ -251,16 +258,13 @@ class SpeakersPanel(QWidget):
         self._on_character_changed()
 
     def colours(self) -> dict[str, str]:
-        """Speaker name -> colour, most frequent speakers first."""
-        session = self.state.session
-        if session is None:
-            return {}
-        counts: dict[str, int] = {}
-        for row in session.quotes:
-            if row.quotation.speaker:
-                counts[row.quotation.speaker] = counts.get(row.quotation.speaker, 0) + 1
-        ranked = sorted(counts, key=lambda n: -counts[n])
-        return {n: SPEAKER_COLOURS[min(i, len(SPEAKER_COLOURS) - 1)] for i, n in enumerate(ranked)}
+        """Speaker name -> colour, most frequent speakers first (the reader's colour-by-speaker key)."""
+        return speaker_colours(self.state.session) if self.state.session is not None else {}
+
+    def _on_colouring_changed(self) -> None:
+        with signals_blocked(self.colour_box), signals_blocked(self.names_box):
+            self.colour_box.setChecked(self.state.speaker_colours is not None)
+            self.names_box.setChecked(self.state.speaker_names)
 
     def current_item(self) -> attribution_service.ReviewItem | None:
         rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
@@ -309,8 +313,7 @@ class SpeakersPanel(QWidget):
             return
         row = session.quote(item.quotation_id)
         if row is not None:
-            self.state.select(row)
-            self.state.jump_requested.emit(row.start)
+            self.state.show_quote(row)
 
     def _on_character_changed(self) -> None:
         self.character_quotes.clear()
@@ -331,8 +334,7 @@ class SpeakersPanel(QWidget):
         session = self.state.session
         row = session.quote(entry.data(Qt.ItemDataRole.UserRole)) if session else None
         if row is not None:
-            self.state.select(row)
-            self.state.jump_requested.emit(row.start)
+            self.state.show_quote(row)
 
 
 def install_speakers(window) -> None:
@@ -352,11 +354,13 @@ def install_speakers(window) -> None:
     colour_action.toggled.connect(panel.colour_box.setChecked)
     panel.colour_box.toggled.connect(colour_action.setChecked)
     menu.addAction(colour_action)
+    names_action = QAction("Speaker &names in the margin", window, checkable=True)
+    names_action.toggled.connect(panel.names_box.setChecked)
+    panel.names_box.toggled.connect(names_action.setChecked)
+    menu.addAction(names_action)
     show = QAction("Show the &review list", window, triggered=lambda: (window.docks["speakers"].show(), window.docks["speakers"].raise_()))
     menu.addAction(show)
     panel.attribute_requested.connect(lambda: ask_and_attribute(window))
-    panel.colouring_changed.connect(lambda on: _apply_colours(window, on))
-    window.state.data_changed.connect(lambda: _apply_colours(window, panel.colour_box.isChecked()))
     window.runner.finished.connect(lambda name, result: _on_finished(window, name, result))
 
 
@@ -380,20 +384,14 @@ def _on_finished(window, name: str, result: object) -> None:
     if name != "Attributing speakers" or window.state.session is None:
         return
     window.state.session.reload()
+    if window.state.speaker_colours is not None:  # new speakers: new ranking
+        window.state.set_speaker_colouring(True)
     window.state.data_changed.emit()
     if isinstance(result, dict):
         kept = result.get("kept")
         window.statusBar().showMessage(
             f"Attributed {result.get('attributed', 0)} of {result.get('quotations', 0)} quotations"
             + (f"; {kept} corrected speakers kept" if kept else ""), 10000)
-
-
-def _apply_colours(window, on: bool) -> None:
-    view = getattr(getattr(window, "reader", None), "view", None)
-    if view is None:
-        return
-    view.speaker_colours = window.speakers.colours() if on else None
-    view.refresh_highlights()
 
 
 if __name__ == "__main__":

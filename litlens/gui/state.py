@@ -12,7 +12,14 @@ from PySide6.QtCore import QObject, Signal
 
 from litlens.errors import LitLensError
 from litlens.model import QUOTE_TYPES
+from litlens.services.books import chapter_label, paragraph_starts
 from litlens.services.session import BookSession, QuoteRow
+
+# Twelve speaker colours, each at least 3:1 against white (text, swatches and margin names stay
+# readable) and far apart in hue and lightness; every other speaker is grey.
+SPEAKER_COLOURS = ("#0277BD", "#D35400", "#1E8449", "#C2185B", "#6C3483", "#A0522D",
+                   "#00695C", "#5D6D00", "#0B2E6B", "#9C27B0", "#4E342E", "#000000")
+OTHER_SPEAKER_COLOUR = "#7F7F7F"
 
 
 @dataclass(frozen=True)
@@ -40,7 +47,8 @@ class BookState(QObject):
     filters_changed = Signal()
     selection_changed = Signal()  # the selected quotation changed
     hover_changed = Signal()  # the quotation under the mouse changed
-    jump_requested = Signal(int)  # scroll the reader to this offset
+    jump_requested = Signal(int)  # scroll the reader to this offset (with the paragraphs above it)
+    colouring_changed = Signal()  # colour by speaker or names in the margin turned on/off, or the colours changed
     error = Signal(str)  # a user-facing message
     status = Signal(str)
 
@@ -50,6 +58,9 @@ class BookState(QObject):
         self.filters = Filters()
         self.selected: QuoteRow | None = None
         self.hovered: QuoteRow | None = None
+        self.speaker_colours: dict[str, str] | None = None  # None: quotations are coloured by type
+        self.speaker_names = False  # the reader writes each quotation's speaker in its margin
+        self.paragraph_starts: list[int] = []
 
     # -- book ---------------------------------------------------------------------------
     def open_session(self, session: BookSession) -> None:
@@ -58,9 +69,14 @@ class BookState(QObject):
         self.session = session
         self.filters = Filters()
         self.selected = None
+        self.paragraph_starts = paragraph_starts(session.path, session.book_id)
+        if self.speaker_colours is not None:
+            self.speaker_colours = speaker_colours(session)
         self.book_changed.emit()
         self.filters_changed.emit()
         self.selection_changed.emit()
+        if self.speaker_colours is not None:
+            self.colouring_changed.emit()
 
     def close(self) -> None:
         if self.session is not None:
@@ -84,6 +100,48 @@ class BookState(QObject):
             self.hovered = row
             self.hover_changed.emit()
 
+    def show_quote(self, row: QuoteRow | None) -> None:
+        """Select a quotation and scroll the reader to it (with the turns before it)."""
+        self.select(row)
+        if row is not None:
+            self.jump_requested.emit(row.start)
+
+    def step(self, direction: int, after: int | None = None) -> QuoteRow | None:
+        """Select and show the next (+1) or previous (-1) quotation the filters let through,
+        counting from the selected one (or from offset ``after`` when nothing is selected)."""
+        rows = self.visible_quotes()
+        if not rows:
+            return None
+        origin = self.selected.start if self.selected is not None else (after if after is not None else -1)
+        if direction > 0:
+            target = next((r for r in rows if r.start > origin), None)
+        else:
+            target = next((r for r in reversed(rows) if r.start < origin), None)
+        if target is not None:
+            self.show_quote(target)
+        return target
+
+    def chapter_label(self, chapter_index: int | None) -> str:
+        return chapter_label(self.session.chapters, chapter_index) if self.session is not None else "—"
+
+    # -- colour by speaker ------------------------------------------------------------------
+    def set_speaker_colouring(self, on: bool) -> None:
+        colours = speaker_colours(self.session) if on and self.session is not None else ({} if on else None)
+        if colours != self.speaker_colours:
+            self.speaker_colours = colours
+            self.colouring_changed.emit()
+
+    def set_speaker_names(self, on: bool) -> None:
+        if on != self.speaker_names:
+            self.speaker_names = on
+            self.colouring_changed.emit()
+
+    def speaker_colour(self, speaker: str | None) -> str | None:
+        """The colour of a speaker's quotations while colouring by speaker (grey beyond the top twelve)."""
+        if self.speaker_colours is None:
+            return None
+        return self.speaker_colours.get(speaker or "", OTHER_SPEAKER_COLOUR)
+
     def visible_quotes(self) -> list[QuoteRow]:
         if self.session is None:
             return []
@@ -106,6 +164,18 @@ class BookState(QObject):
             self.status.emit(f"{verb}: {edit.description}")
         elif method in ("undo", "redo"):
             self.status.emit(f"Nothing to {method}")
+        if self.speaker_colours is not None:  # a corrected speaker may change the ranking
+            self.set_speaker_colouring(True)
         self.data_changed.emit()
         self.selection_changed.emit()
         return edit is not None
+
+
+def speaker_colours(session: BookSession) -> dict[str, str]:
+    """The twelve most frequent speakers -> their colours (ties broken by name)."""
+    counts: dict[str, int] = {}
+    for row in session.quotes:
+        if row.quotation.speaker:
+            counts[row.quotation.speaker] = counts.get(row.quotation.speaker, 0) + 1
+    ranked = sorted(counts, key=lambda name: (-counts[name], name))
+    return dict(zip(ranked, SPEAKER_COLOURS))

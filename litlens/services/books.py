@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import warnings
 from collections import Counter
 from dataclasses import dataclass
@@ -143,6 +144,53 @@ def chapter_number(chapters: list[Chapter], index: int | None) -> int | None:
     if index is None or not chapters:
         return None
     return index if chapters[0].title == "" else index + 1
+
+
+_HEADING = re.compile(r"^(volume|vol|book|part|chapter|stave|letter)\.?\s+([ivxlcdm]+\b|\d+|[a-z]+(?:-[a-z]+)?)\.?\s*(.*)$",
+                      re.IGNORECASE | re.DOTALL)
+_HEADING_WORDS = {"volume": "Vol.", "vol": "Vol."}
+_ROMAN = re.compile(r"^(?=[mdclxvi])m*(c[md]|d?c{0,3})(x[cl]|l?x{0,3})(i[xv]|v?i{0,3})$", re.IGNORECASE)
+
+
+def chapter_heading(title: str) -> str:
+    """A stored heading as readers write it: "VOL. III. / CHAPTER XVI." -> "Vol. III, Chapter XVI".
+
+    Volume, book and part prefixes are joined with a comma; keywords lose their capitals,
+    Roman numerals keep theirs, and a chapter's own title after the numeral is kept
+    ("CHAPTER I. Mrs. Rachel Lynde is Surprised" -> "Chapter I. Mrs. Rachel Lynde is Surprised").
+    """
+    parts = []
+    for part in (p.strip() for p in title.split(" / ")):
+        m = _HEADING.match(part)
+        if m is None:
+            parts.append(part.rstrip(". ") or part)
+            continue
+        word, numeral, rest = m.groups()
+        word = _HEADING_WORDS.get(word.lower(), word.capitalize())
+        numeral = numeral.upper() if _ROMAN.match(numeral) else numeral.capitalize()
+        rest = " ".join(rest.split()).lstrip(".:—–- ")
+        parts.append(f"{word} {numeral}" + (f". {rest}" if rest else ""))
+    return ", ".join(p for p in parts if p)
+
+
+def chapter_label(chapters: list[Chapter], index: int | None) -> str:
+    """One chapter reference for every panel: its number as users count it, then its own heading.
+
+    "51 · Vol. III, Chapter XVI"; text before the first heading is "0 · Front matter";
+    an unknown chapter is "—".
+    """
+    if index is None or not 0 <= index < len(chapters):
+        return "—"
+    number = chapter_number(chapters, index)
+    heading = chapter_heading(chapters[index].title) if chapters[index].title.strip() else "Front matter"
+    return f"{number} · {heading}"
+
+
+def paragraph_starts(project_path: str | Path, book_id: int | None = None) -> list[int]:
+    """Start offsets of the book's paragraphs, in order (the reader keeps context above a target)."""
+    with open_project(project_path, create=False) as project:
+        book_id = resolve_book(project, book_id)
+        return [p.start for p in project.structure(book_id).paragraphs]
 
 
 def resolve_book(project: Project, book_id: int | None) -> int:
