@@ -114,6 +114,7 @@ def test_window_correct_type_and_speaker_are_kept_as_human_edits(window, qtbot, 
     inspector = window.inspector
     inspector.type_box.setCurrentIndex(inspector.type_box.findData("anaphoric"))
     inspector.speaker_box.setCurrentIndex(inspector.speaker_box.findData("Mr. Collins"))
+    qtbot.keyClick(inspector.speaker_box, Qt.Key.Key_Return)  # the speaker box commits on Enter
     stored = window.state.session.quote(row.id).quotation
     assert (stored.type, stored.speaker, stored.edited) == ("anaphoric", "Mr. Collins", True)
     assert "corrected by hand" in inspector.origin.text()
