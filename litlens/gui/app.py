@@ -1,4 +1,8 @@
-"""Start the reader window: ``litlens gui [FILE_OR_PROJECT] [--screenshot OUT.png] [--panel NAME]``."""
+"""Start the reader window: ``litlens gui [FILE_OR_PROJECT] [--screenshot OUT.png] [--size WxH] [--panel NAME]``.
+
+The helpers above ``run`` are plain Python (the CLI imports them before any Qt module), so a
+machine without a display gets a one-line message instead of Qt's abort.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,34 @@ import sys
 from pathlib import Path
 
 PANELS = ("window", "reader", "inspector", "characters", "charts", "speakers", "evidence", "quotations")
+DISPLAY_VARIABLES = ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
+
+
+def window_size(text: str) -> tuple[int, int]:
+    """``"1366x768"`` -> (1366, 768), for ``--size``."""
+    import argparse
+    import re
+
+    match = re.fullmatch(r"\s*(\d{2,5})\s*[xX×]\s*(\d{2,5})\s*", text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size; write width x height in pixels, e.g. 1366x768")
+    return int(match.group(1)), int(match.group(2))
+
+
+def display_problem(*, screenshot: bool = False, env: dict | None = None, platform: str | None = None) -> str | None:
+    """Why the window cannot open here, or None. Only a Linux/BSD session with none of DISPLAY,
+    WAYLAND_DISPLAY or QT_QPA_PLATFORM set is refused (Qt would abort on it); a screenshot
+    needs no display (it renders offscreen)."""
+    env = os.environ if env is None else env
+    platform = sys.platform if platform is None else platform
+    if screenshot or platform.startswith(("win", "darwin", "cygwin")):
+        return None
+    if any(env.get(name) for name in DISPLAY_VARIABLES):
+        return None
+    return ("no display to open the reader window on (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM are unset). "
+            "On a server, `litlens sample` ingests and summarises the sample without a window, "
+            "`litlens gui --screenshot OUT.png` saves a picture of the window, and QT_QPA_PLATFORM=offscreen "
+            "runs the window with no screen")
 
 
 def _application():
@@ -39,8 +71,10 @@ def _pick_example_quote(window) -> None:
         state.select(rows[0])
 
 
-def run(target: str | None = None, *, screenshot: str | None = None, panel: str = "window") -> int:
-    """Open the window on ``target`` (a novel or a project; the sample when None)."""
+def run(target: str | None = None, *, screenshot: str | None = None, panel: str = "window",
+        size: tuple[int, int] | None = None) -> int:
+    """Open the window on ``target`` (a novel or a project; the sample when None), at ``size``
+    (width, height) when given: a screenshot of the whole window is then exactly that size."""
     if screenshot and "QT_QPA_PLATFORM" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     if panel not in PANELS:
@@ -48,10 +82,21 @@ def run(target: str | None = None, *, screenshot: str | None = None, panel: str 
     app = _application()
     from PySide6.QtCore import QTimer
 
+    from litlens.errors import LitLensError
     from litlens.gui.main_window import MainWindow
 
     window = MainWindow()
     window.show_dialogs = screenshot is None
+    if size is not None:
+        low = window.minimumSize()
+        if size[0] < low.width() or size[1] < low.height():
+            window.close()
+            raise LitLensError(f"--size {size[0]}x{size[1]} is smaller than the window can be "
+                               f"({low.width()}x{low.height()}); give at least that")
+        window.fit_layout(size[0])
+        window.resize(*size)
+    else:
+        window.fit_layout()
     window.show()
     outcome = {"code": 0}
     if screenshot:
@@ -63,7 +108,14 @@ def run(target: str | None = None, *, screenshot: str | None = None, panel: str 
                 window.docks[panel].raise_()
                 app.processEvents()
             widget = {"window": window, "reader": window.reader}.get(panel) or window.docks[panel].widget()
-            if not widget.grab().save(screenshot):
+            image = widget.grab().toImage()
+            if panel == "window" and size is not None and (image.width(), image.height()) != size:
+                from PySide6.QtCore import Qt
+
+                # a high-density screen grabs device pixels: the file is still W×H as asked
+                image = image.scaled(size[0], size[1], Qt.AspectRatioMode.IgnoreAspectRatio,
+                                     Qt.TransformationMode.SmoothTransformation)
+            if not image.save(screenshot):
                 outcome["code"] = 1
                 print(f"litlens: error: cannot write the screenshot to {screenshot}", file=sys.stderr)
             app.quit()

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QSettings, QSize, Qt, Signal
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
+    QFrame,
     QLabel,
     QMainWindow,
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QScrollArea,
+    QTabWidget,
     QWidget,
 )
 
@@ -29,6 +32,10 @@ BOOK_SUFFIXES = {".txt", ".text", ".html", ".htm", ".xhtml", ".epub"}
 PROJECT_SUFFIXES = {".litlens", ".sqlite", ".db"}
 OPEN_FILTER = "Novels and projects (*.txt *.html *.htm *.xhtml *.epub *.litlens);;All files (*)"
 MAX_RECENT = 8
+MINIMUM_SIZE = QSize(1024, 640)  # fits every laptop screen (1280×720 and up) with room for the task bar
+WIDE_LAYOUT_FROM = 1700  # narrower windows put the panels below the text ("laptop layout")
+RIGHT_DOCKS = ("inspector", "characters", "evidence", "speakers")
+BOTTOM_DOCKS = ("charts", "quotations")
 
 
 def project_for(book_file: Path) -> Path:
@@ -43,7 +50,9 @@ class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings | None = None):
         super().__init__()
         self.setWindowTitle("LitLens")
-        self.resize(1400, 900)
+        self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks
+                            | QMainWindow.DockOption.AllowNestedDocks | QMainWindow.DockOption.GroupedDragging)
+        self.setTabPosition(Qt.DockWidgetArea.AllDockWidgetAreas, QTabWidget.TabPosition.North)
         self.setAcceptDrops(True)
         self.settings = settings or QSettings("LitLens", "LitLens")
         self.state = BookState(self)
@@ -52,7 +61,7 @@ class MainWindow(QMainWindow):
         self.last_error: str | None = None
 
         self.reader = ReaderPanel(self.state)
-        self.setCentralWidget(self.reader)
+        self.setCentralWidget(scrolling(self.reader))
         self.inspector = QuoteInspector(self.state)
         self.characters = CharacterPanel(self.state)
         self.charts = ChartsPanel(self.state)
@@ -94,13 +103,80 @@ class MainWindow(QMainWindow):
         # after every dock exists (the Speakers dock comes with its menu): the charts keep their height
         self.resizeDocks([self.docks["inspector"], self.docks["characters"]], [420, 420], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["charts"]], [230], Qt.Orientation.Vertical)
+        # Every panel scrolls inside its dock when it lacks room, so no panel sets the window's
+        # minimum size: it is MINIMUM_SIZE, and a laptop screen holds the whole window.
+        self.setMinimumSize(MINIMUM_SIZE)
+        self.resize(1400, 900)
+        self.laptop_layout = False
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(title)
-        dock.setWidget(widget)
+        dock.setWidget(scrolling(widget))
         self.addDockWidget(area, dock)
         return dock
+
+    # -- layout ---------------------------------------------------------------------------
+    def fit_layout(self, width: int | None = None) -> None:
+        """Choose the layout for a window ``width`` pixels wide (default: the screen's free width):
+        side panels beside the text when there is room, below it otherwise."""
+        if width is None:
+            screen = QGuiApplication.primaryScreen()
+            width = screen.availableGeometry().width() if screen is not None else 1366
+        self.arrange_docks(laptop=width < WIDE_LAYOUT_FROM)
+
+    def arrange_docks(self, laptop: bool) -> None:
+        """Wide: the inspector and the tabbed lists right of the text, the charts below it.
+        Laptop: the text keeps the window's width; below it the inspector sits beside one
+        tabbed group of every other panel. (Splits come before tabs: Qt turns a split
+        beside a tabbed dock into one more tab.)"""
+        docks = self.docks
+        inspector = docks.get("inspector")
+        lists = [d for name, d in docks.items() if name in RIGHT_DOCKS and d is not inspector]
+        bottom = [docks[name] for name in BOTTOM_DOCKS if name in docks]
+        others = [d for name, d in docks.items() if name not in RIGHT_DOCKS + BOTTOM_DOCKS]
+        hidden = {d for d in docks.values() if self.isVisible() and not d.isVisible()}
+        if laptop:
+            group = bottom + lists + others
+            first = group[0]
+            for dock in group:
+                self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+            if inspector is not None:
+                self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, inspector)
+                self.splitDockWidget(inspector, first, Qt.Orientation.Horizontal)
+            for dock in group[1:]:
+                self.tabifyDockWidget(first, dock)
+        else:
+            group = lists + others
+            for dock in bottom:
+                self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+            if inspector is not None:
+                self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, inspector)
+            for dock in group:
+                self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            if inspector is not None and group:
+                self.splitDockWidget(inspector, group[0], Qt.Orientation.Vertical)
+            for dock in bottom[1:]:
+                self.tabifyDockWidget(bottom[0], dock)
+            for dock in group[1:]:
+                self.tabifyDockWidget(group[0], dock)
+            first = bottom[0] if bottom else None
+        for dock in docks.values():
+            dock.setVisible(dock not in hidden)
+        for dock in (group[:1] + bottom[:1]):
+            dock.raise_()
+        if laptop:
+            if inspector is not None:
+                self.resizeDocks([inspector, first], [max(320, self.width() // 3), self.width()], Qt.Orientation.Horizontal)
+            self.resizeDocks([first], [max(240, int(self.height() * 0.4))], Qt.Orientation.Vertical)
+        else:
+            if inspector is not None:
+                self.resizeDocks([inspector], [420], Qt.Orientation.Horizontal)
+            if bottom:
+                self.resizeDocks(bottom[:1], [230], Qt.Orientation.Vertical)
+        self.laptop_layout = laptop
+        if hasattr(self, "laptop_action"):
+            self.laptop_action.setChecked(laptop)
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -110,6 +186,9 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self.reanalyse_action = QAction("&Analyse again (keeps your corrections)", self, triggered=self.reanalyse)
         file_menu.addAction(self.reanalyse_action)
+        from litlens.gui.export_menu import install_export_menu  # File ▸ Export (issue 36)
+
+        install_export_menu(self, file_menu)
         file_menu.addSeparator()
         file_menu.addAction(QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit, triggered=self.close))
         edit_menu = self.menuBar().addMenu("&Edit")
@@ -121,15 +200,27 @@ class MainWindow(QMainWindow):
         edit_menu.addAction(self.reader.find_action)
         mark = QAction("&Mark selection as quotation", self, shortcut=QKeySequence("Ctrl+M"), triggered=self._on_mark_clicked)
         edit_menu.addAction(mark)
-        view_menu = self.menuBar().addMenu("&View")
-        for dock in self.docks.values():
-            view_menu.addAction(dock.toggleViewAction())
+        self.view_menu = self.menuBar().addMenu("&View")
         from litlens.gui.studies_menu import install_studies_menu  # annotation studies (issue 6)
 
         install_studies_menu(self)
         from litlens.gui.speakers import install_speakers  # speaker attribution (issue 4)
 
         install_speakers(self)
+        self._fill_view_menu()
+
+    def _fill_view_menu(self) -> None:
+        view_menu = self.view_menu
+        for n, dock in enumerate(self.docks.values(), start=1):  # Alt+1…: show or hide (collapse) a panel
+            action = dock.toggleViewAction()
+            if n <= 9:
+                action.setShortcut(QKeySequence(f"Alt+{n}"))
+            view_menu.addAction(action)
+        view_menu.addSeparator()
+        self.laptop_action = QAction("&Laptop layout (panels below the text)", self, checkable=True,
+                                     shortcut=QKeySequence("Ctrl+Shift+L"))
+        self.laptop_action.triggered.connect(lambda on: self.arrange_docks(laptop=on))
+        view_menu.addAction(self.laptop_action)
 
     # -- opening ------------------------------------------------------------------------
     def open_path(self, path: str | Path) -> None:
@@ -255,6 +346,18 @@ class MainWindow(QMainWindow):
         self.runner.wait(5000)
         self.state.close()
         super().closeEvent(event)
+
+
+def scrolling(panel: QWidget) -> QScrollArea:
+    """``panel`` inside a frameless scroll area: it fills the area when there is room and scrolls
+    instead of being squeezed below its own minimum when there is not."""
+    area = QScrollArea()
+    area.setObjectName(f"{panel.__class__.__name__}Scroll")
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setMinimumSize(120, 80)
+    area.setWidget(panel)
+    return area
 
 
 def _is_sqlite(path: Path) -> bool:

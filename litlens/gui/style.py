@@ -16,6 +16,7 @@ TYPE_COLOURS = {
 }
 TYPE_LABELS = {"explicit": "Explicit", "anaphoric": "Anaphoric", "implicit": "Implicit"}
 HUMAN_EDIT_COLOUR = "#CC79A7"  # reddish purple: outline of corrected quotations
+MARK_COLOUR = "#F0E442"  # yellow: the current chapter or speaker on a chart, drawn behind the bars
 
 
 def tint(hex_colour: str, alpha: int = 70) -> QColor:

@@ -14,6 +14,7 @@ from litlens.errors import BookNotFoundError, InputFileError, LitLensError, NoQu
 from litlens.model import Cancelled, Chapter, Character, Progress, Quotation
 from litlens.quotes.characters import count_mentions
 from litlens.quotes.pdnc import read_pdnc_characters, read_pdnc_quotations
+from litlens.services.csv_cells import write_csv
 from litlens.services.pipeline import PIPELINE_VERSION, AnalysedBook, analyse, count_words, text_sha256
 from litlens.services.progress import check_cancelled, sub_progress
 from litlens.store.project import BookRecord, Project, open_project
@@ -273,6 +274,28 @@ def export_quotations(project_path: str | Path, out_path: str | Path, book_id: i
         tmp.unlink(missing_ok=True)
         raise InputFileError(out_path, f"cannot write the export ({exc.strerror})", "Choose a writable location with free space") from exc
     return len(records)
+
+
+QUOTATION_CSV_COLUMNS = ["id", "source_id", "chapter", "type", "speaker", "speaker_confidence",
+                         "referring_expression", "start", "end", "spans", "text"]
+CHARACTER_CSV_COLUMNS = ["id", "name", "aliases", "gender", "mentions", "quotations", "category"]
+
+
+def export_quotations_csv(project_path: str | Path, out_path: str | Path, book_id: int | None = None) -> int:
+    """The quotations as CSV, one row each (``spans`` as JSON, ``start``/``end`` the outer
+    offsets, ``text`` the quoted words); cells safe to open in a spreadsheet."""
+    records = list_quotations(project_path, book_id)
+    rows = ([r["id"], r["source_id"], r["chapter"], r["type"], r["speaker"], r["speaker_confidence"],
+             r["referring_expression"], r["spans"][0][0] if r["spans"] else None,
+             r["spans"][-1][1] if r["spans"] else None, json.dumps(r["spans"]), r.get("text", "")] for r in records)
+    return write_csv(out_path, QUOTATION_CSV_COLUMNS, rows)
+
+
+def export_characters_csv(project_path: str | Path, out_path: str | Path, book_id: int | None = None) -> int:
+    """The character list as CSV (aliases joined with "; "); cells safe to open in a spreadsheet."""
+    rows = ([c["id"], c["name"], "; ".join(c["aliases"]), c["gender"], c["mentions"], c["quotations"], c["category"]]
+            for c in list_characters(project_path, book_id))
+    return write_csv(out_path, CHARACTER_CSV_COLUMNS, rows)
 
 
 def reanalyse_book(
