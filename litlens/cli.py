@@ -16,7 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from litlens.errors import LitLensError, LitLensWarning
-from litlens.gui.app import PANELS  # plain names; Qt is imported only when the window starts
+from litlens.gui.app import PANELS, window_size  # plain Python; Qt is imported only when the window starts
+from litlens.retrieval.retriever import DEFAULT_METHOD, METHODS
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -63,6 +64,11 @@ def _cmd_sample(args: argparse.Namespace) -> int:
 
 
 def _cmd_gui(args: argparse.Namespace) -> int:
+    from litlens.gui.app import display_problem  # no Qt yet: a missing display is told before Qt aborts
+
+    problem = display_problem(screenshot=bool(args.screenshot))
+    if problem:
+        raise LitLensError(problem)
     try:
         from litlens.gui.app import run
     except ImportError as exc:
@@ -70,7 +76,7 @@ def _cmd_gui(args: argparse.Namespace) -> int:
             f"the reader window needs PySide6 and pyqtgraph ({exc}). Install them with "
             "`.venv/bin/pip install -e .` from the LitLens folder"
         ) from exc
-    return run(args.target, screenshot=args.screenshot, panel=args.panel)
+    return run(args.target, screenshot=args.screenshot, panel=args.panel, size=args.size)
 
 
 def _cmd_ingest(args: argparse.Namespace) -> int:
@@ -259,10 +265,16 @@ def _cmd_train_attributor(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- evidence retrieval (issue 5)
 def _cmd_search(args: argparse.Namespace) -> int:
-    from litlens.services.retrieval import search
+    from litlens.services.retrieval import query_notes, search, shortfall_note
 
-    hits = search(args.project, args.query, book_id=args.book, method=args.method, k=args.k, model=args.model,
-                  demote_quoted=not args.no_demote_quoted)
+    for note in query_notes(args.query):
+        print(f"litlens: note: {note}", file=sys.stderr)
+    with _progress_bar("search") as bar:
+        hits = search(args.project, args.query, book_id=args.book, method=args.method, k=args.k, model=args.model,
+                      demote_quoted=not args.no_demote_quoted, progress=bar)
+    short = shortfall_note(hits, args.k)
+    if short:
+        print(f"litlens: note: {short}", file=sys.stderr)
     if args.json:
         _emit_json([h.__dict__ for h in hits])
         return 0
@@ -571,11 +583,13 @@ def build_parser() -> argparse.ArgumentParser:
     _project_arg(p, required=False)
 
     p = _add(sub, "gui", _cmd_gui, "open the reader window on a novel or a project (default: the sample novel)",
-             "litlens gui emma.txt\n  litlens gui --screenshot window.png --panel window")
+             "litlens gui emma.txt\n  litlens gui --screenshot window.png --size 1366x768 --panel window")
     p.add_argument("target", nargs="?", help="a novel file (.txt/.html/.epub) or a project file; default: the sample")
     p.add_argument("--screenshot", metavar="OUT.png", help="render offscreen once loaded, save the picture, exit")
     p.add_argument("--panel", default="window", choices=list(PANELS),
                    help="what --screenshot captures (default: the whole window)")
+    p.add_argument("--size", metavar="WxH", type=window_size,
+                   help="open the window at exactly this size, e.g. 1366x768 (a --screenshot of the window is W×H)")
 
     p = _add(sub, "ingest", _cmd_ingest, "read a novel (.txt, Gutenberg .txt/.html, .epub) into a project",
              "litlens ingest emma.txt -p emma.litlens")
@@ -667,7 +681,9 @@ def build_parser() -> argparse.ArgumentParser:
     _project_arg(p)
     _book_arg(p)
     p.add_argument("query", help="a claim with [MASK] where the quotation goes, or a description of the passage")
-    p.add_argument("--method", choices=["bm25", "dense", "hybrid", "rerank"], default="hybrid", help="ranker (default hybrid)")
+    p.add_argument("--method", choices=list(METHODS), default=DEFAULT_METHOD,
+                   help=f"ranker (default {DEFAULT_METHOD}); dense and hybrid first build the book's passage vectors, "
+                        "resuming any earlier build")
     p.add_argument("-k", type=int, default=10, help="number of passages (default 10)")
     p.add_argument("--model", help="dense encoder: Hugging Face id or local folder (default: packaged all-MiniLM-L6-v2)")
     p.add_argument("--no-demote-quoted", action="store_true", help="do not demote passages the query itself quotes")
@@ -685,7 +701,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--end", type=int, help="passage end offset")
     q.add_argument("--query", help="instead of offsets: search this query and pin the hit at --rank")
     q.add_argument("--rank", type=int, default=1, help="with --query: which hit to pin (default 1)")
-    q.add_argument("--method", choices=["bm25", "dense", "hybrid"], default="hybrid", help="with --query: ranker")
+    q.add_argument("--method", choices=["bm25", "dense", "hybrid"], default=DEFAULT_METHOD, help=f"with --query: ranker (default {DEFAULT_METHOD})")
     q = _add(evidence_sub, "unpin", _cmd_evidence_unpin, "remove a pinned passage", "litlens evidence unpin -p pp.litlens 3")
     _project_arg(q)
     q.add_argument("id", type=int, help="evidence id (see `litlens evidence list`)")
@@ -707,7 +723,7 @@ def build_parser() -> argparse.ArgumentParser:
     src = q.add_mutually_exclusive_group(required=True)
     src.add_argument("--beir", metavar="DIR", help="BEIR folder (queries.jsonl, corpus.jsonl, qrels/test.tsv)")
     src.add_argument("--relic", metavar="FILE", help="RELiC-format JSON (see README)")
-    q.add_argument("--method", choices=["bm25", "dense", "hybrid", "rerank"], default="bm25", help="ranker (default bm25)")
+    q.add_argument("--method", choices=list(METHODS), default=DEFAULT_METHOD, help=f"ranker (default {DEFAULT_METHOD})")
     q.add_argument("--model", help="dense encoder: Hugging Face id or local folder (default: packaged all-MiniLM-L6-v2)")
     q.add_argument("--no-demote-quoted", action="store_true", help="do not demote candidates the query itself quotes")
     q.add_argument("--run-out", metavar="RUN.json", help="write {query_id: [candidate ids, best first]}")

@@ -1,8 +1,12 @@
 """EvidencePanel: search the open book for passages that support a claim, pin them, export them.
 
-Index building and searching run through a :class:`TaskRunner` (progress, cancel). Clicking a
-result or a pinned passage scrolls the reader there; an essay can be opened to list its
-quotations of the novel, each linked to its place in the book.
+Searching runs through a :class:`TaskRunner` (progress, cancel). BM25 is the default and needs no
+index. Dense and hybrid search need the book's passage vectors: before the first such search the
+panel says what it would build and about how long it would take, shows BM25 results meanwhile,
+and builds only when asked, on a runner of its own so that searching goes on during the build.
+A cancelled build keeps the vectors made so far and the next build continues from there.
+Clicking a result or a pinned passage scrolls the reader there; an essay can be opened to list
+its quotations of the novel, each linked to its place in the book.
 """
 
 from __future__ import annotations
@@ -32,15 +36,35 @@ from litlens.gui.state import BookState
 from litlens.gui.workers import TaskRunner
 from litlens.services.retrieval import (
     build_index,
+    dense_build_plan,
     export_evidence,
     link_criticism,
     list_evidence,
     pin_evidence,
+    query_notes,
     search,
+    shortfall_note,
     unpin_evidence,
+    vectors_ready,
 )
 
 ROLE = Qt.ItemDataRole.UserRole
+RESULTS = 20
+EMPTY_STATE = (
+    "<p><b>Find the passage a claim needs.</b></p>"
+    "<p>Type a claim about the novel and put <code>[MASK]</code> where its quotation would go, e.g.</p>"
+    "<p style='margin-left:12px'><i>Elizabeth's prejudice is fixed the moment she overhears Darcy say [MASK]</i></p>"
+    "<p>LitLens ranks every passage of one to five sentences and lists the best ones that do not overlap. "
+    "A description without [MASK] works too. Click a result to read it in the novel; name a claim and pin it.</p>"
+)
+
+
+def duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"about {max(5, round(seconds / 5) * 5):.0f} s"
+    if seconds < 5400:
+        return f"about {round(seconds / 60):.0f} min"
+    return f"about {seconds / 3600:.1f} h"
 
 
 def highlighted(query: str, text: str) -> str:
@@ -68,17 +92,30 @@ class EvidencePanel(QWidget):
         self.last_query = ""
 
         self.query = QPlainTextEdit(placeholderText="A claim with [MASK] where the quotation goes, or a description")
-        self.query.setMaximumHeight(80)
+        self.query.setMaximumHeight(64)
         self.method = QComboBox()
-        self.method.addItems(["hybrid", "bm25", "dense"])
+        self.method.addItems(["bm25", "hybrid", "dense"])  # BM25 first: instant, needs no index
+        self.method.setToolTip("bm25: instant. hybrid and dense need the book's passage vectors, built once when you ask")
         self.search_button = QPushButton("Search")
-        self.build_button = QPushButton("Build index")
+        self.build_button = QPushButton("Build vectors")
+        self.build_button.setToolTip("Encode every passage for dense and hybrid search, in the background; "
+                                     "a cancelled build keeps its work and resumes")
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar(maximum=1000, textVisible=True)
+        self.progress.hide()
+        self.build_note = QLabel("")
+        self.build_note.setWordWrap(True)
+        self.build_note.setStyleSheet("background:#fef3c7; padding:4px; border-radius:3px")
+        self.build_note.hide()
+        self.builder = TaskRunner(self)  # vector builds: a search does not cancel them
+        self.plan: dict | None = None
         self.status = QLabel("")
+        self.status.setWordWrap(True)
         self.results = QListWidget()
+        self.results.setUniformItemSizes(True)
         self.preview = QTextBrowser()
+        self.preview.setHtml(EMPTY_STATE)
         self.claim = QLineEdit(placeholderText="claim name, e.g. first impressions")
         self.pin_button = QPushButton("Pin as evidence")
         self.unpin_button = QPushButton("Unpin")
@@ -94,11 +131,14 @@ class EvidencePanel(QWidget):
             row.addWidget(w)
         search_tab = QWidget()
         lay = QVBoxLayout(search_tab)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.setSpacing(4)
         lay.addWidget(self.query)
         lay.addLayout(row)
+        lay.addWidget(self.build_note)
         lay.addWidget(self.progress)
-        lay.addWidget(self.results, 2)
-        lay.addWidget(self.preview, 1)
+        lay.addWidget(self.results, 3)
+        lay.addWidget(self.preview, 2)
         pin_row = QHBoxLayout()
         for w in (self.claim, self.pin_button):
             pin_row.addWidget(w)
@@ -124,7 +164,7 @@ class EvidencePanel(QWidget):
 
         self.search_button.clicked.connect(self.run_search)
         self.build_button.clicked.connect(self.build)
-        self.cancel_button.clicked.connect(self.runner.cancel)
+        self.cancel_button.clicked.connect(self._on_cancel_clicked)
         self.results.currentRowChanged.connect(self._on_result_changed)
         self.results.itemActivated.connect(lambda item: self._jump(item.data(ROLE)))
         self.results.itemClicked.connect(lambda item: self._jump(item.data(ROLE)))
@@ -134,12 +174,15 @@ class EvidencePanel(QWidget):
         self.unpin_button.clicked.connect(self.unpin_current)
         self.export_button.clicked.connect(self._on_export_clicked)
         self.essay_button.clicked.connect(self._on_essay_clicked)
-        self.runner.started.connect(self._on_task_started)
-        self.runner.progress.connect(lambda f, m: (self.progress.setValue(int(f * 1000)), self.progress.setFormat(m)))
+        for runner in (self.runner, self.builder):
+            runner.started.connect(self._on_task_started)
+            runner.progress.connect(self._on_progress)
+            runner.failed.connect(self._on_task_failed)
+            runner.idle.connect(self._on_idle)
         self.runner.finished.connect(self._on_task_finished)
-        self.runner.failed.connect(self._on_task_failed)
-        self.runner.cancelled.connect(lambda name: self.status.setText(f"{name} cancelled; nothing was stored"))
-        self.runner.idle.connect(lambda: self.cancel_button.setEnabled(False))
+        self.runner.cancelled.connect(lambda name: self.status.setText(f"{name} cancelled"))
+        self.builder.finished.connect(self._on_build_finished)
+        self.builder.cancelled.connect(self._on_build_cancelled)
         self.state.book_changed.connect(self.refresh_evidence)
 
     # -- helpers ---------------------------------------------------------------------------
@@ -156,12 +199,15 @@ class EvidencePanel(QWidget):
 
     # -- intents ----------------------------------------------------------------------------
     def build(self) -> None:
+        """Build (or resume building) the passage vectors of the chosen method, in the background."""
         where = self._where()
         if where is None:
             return
         project, book = where
         method = self.method.currentText()
-        self.runner.start("index build", lambda progress, cancelled: build_index(
+        if method == "bm25":
+            method = "hybrid"  # BM25 needs nothing built: the button builds what the other methods need
+        self.builder.start("vector build", lambda progress, cancelled: build_index(
             project, book, method=method, progress=progress, cancelled=cancelled))
 
     def run_search(self) -> None:
@@ -171,36 +217,53 @@ class EvidencePanel(QWidget):
         project, book = where
         query, method = self.query.toPlainText().strip(), self.method.currentText()
         self.last_query = query
+        building = self.builder.busy()
 
         def work(progress, cancelled):
-            if method != "bm25":
-                build_index(project, book, method=method, progress=progress, cancelled=cancelled)
-            progress(1.0, "searching")
-            return search(project, query, book_id=book, method=method, k=20)
+            if method != "bm25" and (building or not vectors_ready(project, book)):
+                # Never a build the user did not ask for: say what it would take, show BM25 meanwhile.
+                plan = None if building else dense_build_plan(project, book, progress=progress, cancelled=cancelled)
+                hits = search(project, query, book_id=book, method="bm25", k=RESULTS, cancelled=cancelled)
+                return {"hits": hits, "plan": plan, "asked": method, "building": building}
+            progress(0.5, "searching")
+            return {"hits": search(project, query, book_id=book, method=method, k=RESULTS, cancelled=cancelled),
+                    "plan": None, "asked": method, "building": False}
 
         self.runner.start("search", work)
 
-    def show_results(self, hits: list) -> None:
+    def show_results(self, hits: list, notes: list[str] | None = None) -> None:
         self.hits = hits
         self.results.blockSignals(True)
         self.results.clear()
         for h in hits:
-            where = f"Chapter {h.chapter}" if h.chapter is not None else "Front matter"
+            where = f"Ch. {h.chapter}" if h.chapter is not None else "Front matter"
             flag = " (quoted in your query)" if h.demoted else ""
-            item = QListWidgetItem(f"{h.rank}. {where}{flag} — {h.text[:160]}")
+            item = QListWidgetItem(f"{h.rank}. {where}{flag} — {h.text[:200]}")
             item.setData(ROLE, h.start)
-            item.setToolTip(h.text)
+            item.setToolTip(h.text if len(h.text) < 600 else h.text[:600] + "…")
             self.results.addItem(item)
         self.results.blockSignals(False)
         if hits:
             self.results.setCurrentRow(0)
-        self.status.setText(f"{len(hits)} passages")
+        else:
+            self.preview.setHtml("<p>No passage shares a word with this query. Try other words, or a description "
+                                 "of the scene.</p>" + EMPTY_STATE)
+        short = shortfall_note(hits, RESULTS)
+        self.status.setText(" ".join([f"{len(hits)} passages, none overlapping another."] + (notes or [])
+                                     + ([short.capitalize() + "."] if short and hits else [])))
         self.results_changed.emit()
 
     def _on_result_changed(self, row: int) -> None:
         if 0 <= row < len(self.hits):
             h = self.hits[row]
-            self.preview.setHtml(f"<p>{highlighted(self.last_query, h.text)}</p><p><i>score {h.score:.3f}, {h.method}</i></p>")
+            where = f"Chapter {h.chapter}" if h.chapter is not None else "Front matter"
+            grey = "color:#6b7280"
+            self.preview.setHtml(
+                f"<p><span style='{grey}'>{html.escape(h.before)}</span> "
+                f"<span>{highlighted(self.last_query, h.text)}</span> "
+                f"<span style='{grey}'>{html.escape(h.after)}</span></p>"
+                f"<p style='{grey}'><i>{where}, characters {h.start}–{h.end} · score {h.score:.3f}, {h.method}</i></p>"
+            )
 
     def pin_current(self) -> None:
         where = self._where()
@@ -277,20 +340,68 @@ class EvidencePanel(QWidget):
         self.tabs.setCurrentIndex(2)
 
     # -- task events ------------------------------------------------------------------------
+    def _on_cancel_clicked(self) -> None:
+        self.runner.cancel()
+        self.builder.cancel()
+
+    def _on_progress(self, fraction: float, message: str) -> None:
+        self.progress.show()
+        self.progress.setValue(int(fraction * 1000))
+        self.progress.setFormat(message)
+
+    def _on_idle(self) -> None:
+        busy = self.runner.busy() or self.builder.busy()
+        self.cancel_button.setEnabled(busy)
+        if not busy:
+            self.progress.hide()
+            self.progress.setValue(0)
+
     def _on_task_started(self, name: str) -> None:
         self.cancel_button.setEnabled(True)
-        self.progress.setValue(0)
+        if name == "vector build":
+            self.build_button.setEnabled(False)
         self.status.setText(f"{name}…")
 
+    def _show_plan(self, plan: dict | None, asked: str, building: bool) -> None:
+        self.plan = plan
+        if building:
+            self.build_note.setText(f"The passage vectors are being built; {asked} search will run when they are "
+                                    "ready. These results are BM25.")
+        elif plan is not None:
+            stored = f" ({plan['done']:,} already stored from an earlier build)" if plan["done"] else ""
+            self.build_note.setText(
+                f"{asked.capitalize()} search needs vectors for {plan['passages']:,} passages of this book "
+                f"({plan['model']}): {duration(plan['seconds'])} on this machine{stored}. Press “Build vectors” to "
+                "build them in the background; you can go on searching, and a cancelled build resumes. "
+                "These results are BM25.")
+        self.build_note.setVisible(building or plan is not None)
+
     def _on_task_finished(self, name: str, result: object) -> None:
+        self.progress.hide()
         if name == "search":
-            self.show_results(result)  # type: ignore[arg-type]
+            result = dict(result)  # type: ignore[arg-type]
+            self._show_plan(result["plan"], result["asked"], result["building"])
+            self.show_results(result["hits"], query_notes(self.last_query))
         elif name == "essay":
             self.show_essay(result)  # type: ignore[arg-type]
-        else:
-            self.status.setText(f"index ready: {result['candidates']:,} passages")  # type: ignore[index]
+
+    def _on_build_finished(self, _name: str, result: object) -> None:
+        self.build_button.setEnabled(True)
+        self.build_note.hide()
+        self.plan = None
+        vectors = "reused the stored vectors" if result["reused_vectors"] else "vectors stored"  # type: ignore[index]
+        self.status.setText(f"index ready: {result['candidates']:,} passages, {vectors}")  # type: ignore[index]
+        if self.query.toPlainText().strip() and self.method.currentText() != "bm25":
+            self.run_search()  # the search the user was waiting for, now with the chosen method
+
+    def _on_build_cancelled(self, _name: str) -> None:
+        self.build_button.setEnabled(True)
+        self.status.setText("vector build paused: the vectors made so far are stored, and “Build vectors” continues from there")
 
     def _on_task_failed(self, name: str, message: str) -> None:
+        if name == "vector build":
+            self.build_button.setEnabled(True)
+        self.progress.hide()
         self.status.setText(message)
         self.state.error.emit(message)
 

@@ -2,7 +2,11 @@
 
 * Terms near ``[MASK]`` say more about the missing quotation than terms far from it, so lexical
   scoring weights each query word by ``exp(-distance / tau)`` (distance in words from the mask;
-  queries without a mask weight every word 1).
+  queries without a mask weight every word 1). Words after the mask can decay faster
+  (``tau_right``): a critic introduces a quotation before it and moves on to the argument after.
+* Names (words the query capitalises inside a sentence and never writes in lower case) can be
+  weighted by ``name_weight``: the people a critic discusses appear all over the book, so they
+  say little about which passage is meant.
 * Literary analysis quotes other passages of the same book; a candidate that contains one of the
   query's own quotations is rarely the answer, so it can be demoted (issue 5, item 3).
 """
@@ -21,11 +25,16 @@ from litlens.retrieval.bm25 import STOPWORDS, _stem, words
 
 MASK = "[MASK]"
 DEFAULT_TAU = 30.0  # words; chosen on BIRCO-RELiC dev (20 to 40 all do well), see README
+DEFAULT_TAU_RIGHT: float | None = None  # words after the mask; None: the same as tau
+DEFAULT_NAME_WEIGHT = 1.0  # multiplies the weight of a name (1: names count like other words)
 QUOTED_MIN_WORDS = 3
 QUOTED_MIN_SCORE = 95.0  # RapidFuzz partial_ratio of the quoted fragment against a candidate
 
 _QUOTED = re.compile(r"[\"“”]([^\"“”]+?)[\"“”]")
 _MARK = "qqlitlensmaskqq"
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
+_SENTENCE_END = ".!?:;\"“”'‘’([\n"
+_TITLES = frozenset("mr mrs miss ms dr st mme mlle sir lady lord captain colonel".split())
 
 
 class EmptyQueryError(LitLensError):
@@ -33,7 +42,17 @@ class EmptyQueryError(LitLensError):
         super().__init__("the query is empty. Type a claim with [MASK] where the quotation goes, or a description of the passage")
 
 
+class MaskOnlyQueryError(LitLensError):
+    def __init__(self) -> None:
+        super().__init__(
+            "the query is only [MASK]: there is nothing to match. Write the claim around it, "
+            "e.g. \"Elizabeth's prejudice is fixed when she overhears Darcy: [MASK]\""
+        )
+
+
 def check_query(query: str) -> str:
+    if query and MASK in query and not words(query.replace(MASK, " ")):
+        raise MaskOnlyQueryError()
     if not query or not words(query.replace(MASK, " ")):
         raise EmptyQueryError()
     return query
@@ -43,10 +62,45 @@ def without_mask(query: str) -> str:
     return " ".join(query.replace(MASK, " ").split())
 
 
-def term_weights(query: str, tau: float | None = DEFAULT_TAU) -> dict[str, float]:
-    """Stemmed query terms with weights decaying with distance from [MASK]."""
+def query_names(query: str) -> set[str]:
+    """Lower-cased words (without 's) the query capitalises inside a sentence and never writes in
+    lower case: the names of people and places it discusses ("Mr. Darcy" counts; "I" does not)."""
+    text = query.replace(MASK, " ")
+    tokens = list(_TOKEN.finditer(text))
+    capitalised: set[str] = set()
+    lower: set[str] = set()
+    for j, m in enumerate(tokens):
+        word = m.group(0)
+        key = word.lower()[:-2] if word.lower().endswith("'s") else word.lower()
+        if word[0].islower():
+            lower.add(key)
+            continue
+        if not word[0].isupper() or word == "I":
+            continue
+        before = text[: m.start()].rstrip()
+        after_title = j > 0 and tokens[j - 1].group(0).lower() in _TITLES
+        if before and (before[-1] not in _SENTENCE_END or after_title):
+            capitalised.add(key)
+    return capitalised - lower
+
+
+def term_weights(
+    query: str,
+    tau: float | None = DEFAULT_TAU,
+    *,
+    tau_right: float | None = DEFAULT_TAU_RIGHT,
+    name_weight: float = DEFAULT_NAME_WEIGHT,
+) -> dict[str, float]:
+    """Stemmed query terms with weights decaying with distance from [MASK].
+
+    A word whose nearest mask comes before it decays with ``tau_right`` (``tau`` when None); a
+    false ``tau`` means no decay on that side. Names (:func:`query_names`) are multiplied by
+    ``name_weight``; they stay in the result even at weight 0, so highlighting still finds them.
+    """
     tokens = words(query.replace(MASK, f" {_MARK} "))
     marks = [i for i, t in enumerate(tokens) if t == _MARK]
+    names = query_names(query) if name_weight != 1.0 else set()
+    right = tau_right if tau_right else tau
     out: dict[str, float] = {}
     for i, token in enumerate(tokens):
         if token == _MARK or token in STOPWORDS:
@@ -54,8 +108,13 @@ def term_weights(query: str, tau: float | None = DEFAULT_TAU) -> dict[str, float
         if token.endswith("'s"):
             token = token[:-2]
         weight = 1.0
-        if marks and tau:
-            weight = math.exp(-min(abs(i - m) for m in marks) / tau)
+        if marks:
+            nearest = min(marks, key=lambda m: abs(i - m))
+            decay = right if nearest < i else tau
+            if decay:
+                weight = math.exp(-abs(i - nearest) / decay)
+        if token in names:
+            weight *= name_weight
         term = _stem(token)
         out[term] = out.get(term, 0.0) + weight
     return out

@@ -19,11 +19,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from litlens.errors import LitLensError
-from litlens.retrieval.bm25 import BM25Index, top_k
+from litlens.retrieval.bm25 import BM25Index
 from litlens.retrieval.candidates import Candidate
-from litlens.retrieval.query import DEFAULT_TAU, check_query, quoted_mask, term_weights
+from litlens.retrieval.query import (
+    DEFAULT_NAME_WEIGHT,
+    DEFAULT_TAU,
+    DEFAULT_TAU_RIGHT,
+    check_query,
+    quoted_fragments,
+    quoted_mask,
+    term_weights,
+)
 
 METHODS = ("bm25", "dense", "hybrid", "rerank")
+DEFAULT_METHOD = "bm25"  # what search uses unless told; chosen held-out on the dev set (docs/retrieval.md)
 DEFAULT_ALPHA = 0.5  # weight of BM25 in hybrid fusion
 DEMOTE_CHECK = 200  # how many top candidates are checked for the query's own quotations
 
@@ -70,6 +79,10 @@ class Retriever:
         reranker=None,
         alpha: float = DEFAULT_ALPHA,
         tau: float | None = DEFAULT_TAU,
+        tau_right: float | None = DEFAULT_TAU_RIGHT,
+        name_weight: float = DEFAULT_NAME_WEIGHT,
+        k1: float | None = None,
+        b: float | None = None,
         demote_quoted: bool = True,
         rerank_top: int = 20,
     ) -> None:
@@ -80,12 +93,15 @@ class Retriever:
         self.method = method
         self.alpha = alpha
         self.tau = tau
+        self.tau_right = tau_right
+        self.name_weight = name_weight
         self.demote_quoted = demote_quoted
         self.rerank_top = rerank_top
         self.reranker = reranker
         if method == "rerank" and reranker is None:
             raise RetrievalError("method 'rerank' needs an LLM re-ranker (see litlens.retrieval.rerank)")
-        self.bm25 = bm25 if bm25 is not None else (BM25Index(self.texts) if method != "dense" else None)
+        bm25_params = {key: v for key, v in (("k1", k1), ("b", b)) if v is not None}  # None: bm25.py defaults
+        self.bm25 = bm25 if bm25 is not None else (BM25Index(self.texts, **bm25_params) if method != "dense" else None)
         self.encoder = encoder
         self.embeddings = embeddings
         if method != "bm25":
@@ -108,7 +124,8 @@ class Retriever:
         check_query(query)
         lexical = dense = None
         if self.method != "dense":
-            lexical = self.bm25.weighted_scores(term_weights(query, self.tau)).astype(np.float64)
+            weights = term_weights(query, self.tau, tau_right=self.tau_right, name_weight=self.name_weight)
+            lexical = self.bm25.weighted_scores(weights).astype(np.float64)
             if self.method == "bm25":
                 return lexical
         vector = self.encoder.encode_queries([query])[0]
@@ -118,27 +135,69 @@ class Retriever:
         return self.alpha * standardise(lexical) + (1.0 - self.alpha) * standardise(dense)
 
     def rank(self, query: str, k: int | None = None) -> list[tuple[int, float, bool]]:
-        """(candidate index, score, demoted) for the best ``k`` (all when None), best first."""
+        """(candidate index, score, demoted) for the best ``k`` (all when None), best first.
+
+        Passages whose character ranges overlap one ranked higher are left out (non-maximum
+        suppression over the overlapping 1-5 sentence windows), so ``k`` results are ``k``
+        different passages when the book has them. Candidates that quote the query itself come
+        after all others; the LLM re-ranker, when used, sees distinct passages only.
+        """
         scores = self.scores(query)
         n = len(scores)
         k = n if k is None else min(k, n)
-        check = min(n, max(k, DEMOTE_CHECK)) if self.demote_quoted else k
-        top = top_k(scores, max(check, min(n, self.rerank_top)))
-        demoted = np.zeros(len(top), dtype=bool)
-        if self.demote_quoted:
-            demoted = quoted_mask(query, [self.texts[i] for i, _ in top])
-        ranked = [(i, s, bool(d)) for (i, s), d in zip(top, demoted)]
-        ranked.sort(key=lambda r: r[2])  # stable: demoted ones after the others, order kept
+        want = max(k, self.rerank_top if self.method == "rerank" else 0)
+        ranked = self._distinct(query, scores, want)
         if self.method == "rerank" and ranked:
             head = [r for r in ranked[: self.rerank_top] if not r[2]]
             order = self.reranker.rerank(query, [self.texts[i] for i, _, _ in head])
             head = [head[j] for j in order]
             ranked = head + [r for r in ranked if r not in head]
-        if len(ranked) < k:  # the rest, in score order (only when k exceeds the checked head)
-            seen = {r[0] for r in ranked}
-            rest = [(i, s, False) for i, s in top_k(scores, n) if i not in seen]
-            ranked += rest
         return ranked[:k]
+
+    def _distinct(self, query: str, scores: np.ndarray, want: int) -> list[tuple[int, float, bool]]:
+        """Walk the candidates best first, keeping each that overlaps nothing kept; the ones that
+        quote the query are set aside and appended (still without overlaps) after the rest."""
+        fragments = quoted_fragments(query) if self.demote_quoted else []
+        spans = self._spans()
+        order = np.argsort(-scores, kind="stable")
+        kept: list[tuple[int, float, bool]] = []
+        taken: list[tuple[int, int]] = []
+        aside: list[int] = []
+        check = max(want, DEMOTE_CHECK)
+
+        def free(i: int) -> bool:
+            if spans is None:
+                return True
+            s, e = spans[i]
+            return not any(s < te and ts < e for ts, te in taken)
+
+        for examined, i in enumerate(order):
+            if len(kept) >= want:
+                break
+            i = int(i)
+            if fragments and examined < check and quoted_mask(query, [self.texts[i]])[0]:
+                aside.append(i)
+                continue
+            if free(i):
+                kept.append((i, float(scores[i]), False))
+                if spans is not None:
+                    taken.append(spans[i])
+        for i in aside:
+            if len(kept) >= want:
+                break
+            if free(i):
+                kept.append((i, float(scores[i]), True))
+                if spans is not None:
+                    taken.append(spans[i])
+        return kept
+
+    def _spans(self) -> list[tuple[int, int]] | None:
+        """Character ranges of the candidates, or None when they are free texts (no offsets)."""
+        if self.candidates is None or any(c.start is None or c.end is None for c in self.candidates[:1]):
+            return None
+        if getattr(self, "_span_cache", None) is None:
+            self._span_cache = [(c.start, c.end) for c in self.candidates]
+        return self._span_cache
 
     def search(self, query: str, k: int = 10) -> list[Hit]:
         hits = []

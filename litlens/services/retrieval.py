@@ -1,7 +1,8 @@
 """Evidence retrieval use cases, shared by the CLI and the GUI.
 
 Indexes are built once per book and stored in the project: the candidate windows, and the passage
-vectors of each encoder (keyed by model + pooling). A build that is cancelled stores nothing.
+vectors of each encoder (keyed by model + pooling). Vectors are stored a chunk at a time while they
+are made, so a build that is cancelled or killed keeps its work and the next one resumes.
 """
 
 from __future__ import annotations
@@ -9,13 +10,16 @@ from __future__ import annotations
 import csv
 import io
 import json
+
+import numpy as np
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from litlens.errors import InputFileError, LitLensError
 from litlens.model import Cancelled, Progress
 from litlens.retrieval.candidates import build_candidates
-from litlens.retrieval.retriever import METHODS, Hit, Retriever
+from litlens.retrieval.query import MASK, check_query
+from litlens.retrieval.retriever import DEFAULT_METHOD, METHODS, Retriever
 from litlens.services.books import chapter_number, resolve_book
 from litlens.services.progress import check_cancelled, sub_progress
 from litlens.store.project import Project, open_project
@@ -35,6 +39,8 @@ class SearchHit:
     score: float
     method: str
     demoted: bool
+    before: str = ""  # the sentence just before the passage (same chapter), for context
+    after: str = ""  # the sentence just after it
 
 
 def ensure_candidates(project: Project, book_id: int, progress: Progress | None = None, cancelled: Cancelled | None = None) -> int:
@@ -52,6 +58,108 @@ def ensure_candidates(project: Project, book_id: int, progress: Progress | None 
     return len(candidates)
 
 
+VECTOR_CHUNK = 512  # candidates encoded and stored together during an index build
+SAMPLE_FOR_ESTIMATE = 48  # passages timed to estimate a build that has not started
+
+
+def _vector_texts(store: RetrievalStore, book_id: int) -> list[str]:
+    return [c.text for c in store.candidates(book_id)]
+
+
+def dense_build_plan(
+    project_path: str | Path,
+    book_id: int | None = None,
+    *,
+    model: str | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> dict:
+    """What a dense (or hybrid) search of the book still needs before it can run.
+
+    ``{"ready", "passages", "done", "remaining", "seconds", "model"}``: ``seconds`` estimates the
+    rest of the build on this machine, from the chunks already encoded (their measured time per
+    character) or, before the first chunk, from encoding a small sample of the book's passages.
+    """
+    from litlens.retrieval.dense import shared_encoder
+
+    with open_project(project_path, create=False) as project:
+        book_id = resolve_book(project, book_id)
+        ensure_candidates(project, book_id)
+        store = RetrievalStore(project)
+        total = store.candidate_count(book_id)
+        if progress:
+            progress(0.1, "loading the encoder")
+        encoder = shared_encoder(model)
+        plan = {"book": book_id, "passages": total, "model": encoder.label, "ready": False}
+        if store.embeddings(book_id, encoder.cache_key) is not None:
+            return plan | {"ready": True, "done": total, "remaining": 0, "seconds": 0.0}
+        chunks = store.chunk_summary(book_id, encoder.cache_key)
+        texts = _vector_texts(store, book_id)
+    done = sum(c[0] for c in chunks.values())
+    todo_chars = sum(len(texts[i]) for i in _missing(chunks, len(texts)))
+    spent_chars, spent = sum(c[1] for c in chunks.values()), sum(c[2] for c in chunks.values())
+    if spent_chars < 20_000:  # too little measured yet: time a sample spread over the book
+        import random
+        import time
+
+        check_cancelled(cancelled, "estimate")
+        if progress:
+            progress(0.5, "timing a sample of passages")
+        sample = random.Random(0).sample(texts, min(SAMPLE_FOR_ESTIMATE, len(texts)))
+        encoder.encode_passages(sample[:4])  # warm-up: the first call pays for loading
+        t = time.perf_counter()
+        encoder.encode_passages(sample, cancelled=cancelled)
+        spent, spent_chars = time.perf_counter() - t, max(1, sum(len(x) for x in sample))
+    if progress:
+        progress(1.0, "estimated")
+    return plan | {"done": done, "remaining": total - done, "seconds": round(todo_chars * spent / max(spent_chars, 1), 1)}
+
+
+def _missing(chunks: dict[int, tuple[int, int, float]], total: int) -> list[int]:
+    have = set()
+    for start, (count, _, _) in chunks.items():
+        have.update(range(start, start + count))
+    return [i for i in range(total) if i not in have]
+
+
+def _ensure_vectors(project: Project, book_id: int, encoder, progress: Progress | None, cancelled: Cancelled | None):
+    """The book's passage vectors for ``encoder``, encoding only what no earlier build stored.
+
+    Vectors are stored a chunk of :data:`VECTOR_CHUNK` candidates at a time, each in its own
+    transaction, so a cancel, a crash or a kill keeps every finished chunk; the last chunk
+    joins them into one stored array.
+    """
+    import time
+
+    store = RetrievalStore(project)
+    vectors = store.embeddings(book_id, encoder.cache_key)
+    if vectors is not None:
+        return vectors, True
+    texts = _vector_texts(store, book_id)
+    chunks = store.chunk_summary(book_id, encoder.cache_key)
+    starts = [s for s in range(0, len(texts), VECTOR_CHUNK) if s not in chunks]
+    done = sum(c[0] for c in chunks.values())
+    if progress and done:
+        progress(done / max(len(texts), 1), f"resuming: {done:,} of {len(texts):,} passage vectors already stored")
+    for start in starts:
+        check_cancelled(cancelled, "index build")
+        part = texts[start : start + VECTOR_CHUNK]
+        base = done
+
+        def report(fraction: float, _message: str, base: int = base, n: int = len(part)) -> None:
+            if progress:
+                made = base + int(fraction * n)
+                progress(made / len(texts), f"encoded {made:,} of {len(texts):,} passages")
+
+        t = time.perf_counter()
+        vectors = encoder.encode_passages(part, report, cancelled)
+        store.save_chunk(book_id, encoder.cache_key, start, vectors, sum(len(x) for x in part), time.perf_counter() - t)
+        done += len(part)
+    if not texts:
+        return np.zeros((0, encoder.dimension), dtype=np.float32), False
+    return store.finish_embeddings(book_id, encoder.cache_key, len(texts)), False
+
+
 def build_index(
     project_path: str | Path,
     book_id: int | None = None,
@@ -61,11 +169,11 @@ def build_index(
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
 ) -> dict:
-    """Build (or reuse) the stored index a method needs; returns counts and what was reused."""
+    """Build (or reuse, or resume) the stored index a method needs; returns counts and what was reused."""
     _check_method(method)
     with open_project(project_path, create=False) as project:
         book_id = resolve_book(project, book_id)
-        count = ensure_candidates(project, book_id, sub_progress(progress, 0.0, 0.1), cancelled)
+        count = ensure_candidates(project, book_id, sub_progress(progress, 0.0, 0.05), cancelled)
         info = {"book": book_id, "candidates": count, "vectors": None, "reused_vectors": False}
         if method == "bm25":
             if progress:
@@ -74,20 +182,21 @@ def build_index(
         from litlens.retrieval.dense import shared_encoder
 
         encoder = shared_encoder(model)
-        store = RetrievalStore(project)
-        if store.embeddings(book_id, encoder.cache_key) is not None:
-            info.update(vectors=encoder.cache_key, reused_vectors=True)
-            if progress:
-                progress(1.0, "passage vectors already stored")
-            return info
-        texts = [c.text for c in store.candidates(book_id)]
-        vectors = encoder.encode_passages(texts, sub_progress(progress, 0.1, 0.98), cancelled)
-        check_cancelled(cancelled, "index build")
-        store.save_embeddings(book_id, encoder.cache_key, vectors)
+        _, reused = _ensure_vectors(project, book_id, encoder, sub_progress(progress, 0.05, 1.0), cancelled)
         if progress:
-            progress(1.0, f"stored {len(texts):,} passage vectors")
-        info["vectors"] = encoder.cache_key
+            progress(1.0, "passage vectors already stored" if reused else f"stored {count:,} passage vectors")
+        info.update(vectors=encoder.cache_key, reused_vectors=reused)
         return info
+
+
+def vectors_ready(project_path: str | Path, book_id: int | None = None, *, model: str | None = None) -> bool:
+    """True when a dense or hybrid search of the book can run without building anything."""
+    from litlens.retrieval.dense import shared_encoder
+
+    with open_project(project_path, create=False) as project:
+        book_id = resolve_book(project, book_id)
+        key = shared_encoder(model).cache_key
+        return RetrievalStore(project).embeddings(book_id, key) is not None
 
 
 def _check_method(method: str) -> None:
@@ -95,7 +204,8 @@ def _check_method(method: str) -> None:
         raise LitLensError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
 
 
-def load_retriever(project: Project, book_id: int, method: str, model: str | None = None, *, demote_quoted: bool = True, reranker=None) -> Retriever:
+def load_retriever(project: Project, book_id: int, method: str, model: str | None = None, *, demote_quoted: bool = True,
+                   reranker=None, progress: Progress | None = None, cancelled: Cancelled | None = None) -> Retriever:
     key = (str(Path(project.path).resolve()), book_id, None if method == "bm25" else (model or ""))
     base = _RETRIEVERS.get(key)
     store = RetrievalStore(project)
@@ -108,10 +218,7 @@ def load_retriever(project: Project, book_id: int, method: str, model: str | Non
             from litlens.retrieval.dense import shared_encoder
 
             encoder = shared_encoder(model)
-            vectors = store.embeddings(book_id, encoder.cache_key)
-            if vectors is None:
-                vectors = encoder.encode_passages([c.text for c in candidates])
-                store.save_embeddings(book_id, encoder.cache_key, vectors)
+            vectors, _ = _ensure_vectors(project, book_id, encoder, progress, cancelled)
             base = Retriever(candidates=candidates, method="dense", encoder=encoder, embeddings=vectors)
         _RETRIEVERS[key] = base
     if method == "rerank" and reranker is None:
@@ -129,21 +236,54 @@ def search(
     query: str,
     *,
     book_id: int | None = None,
-    method: str = "hybrid",
+    method: str = DEFAULT_METHOD,
     k: int = 10,
     model: str | None = None,
     demote_quoted: bool = True,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
 ) -> list[SearchHit]:
+    """The ``k`` best passages for ``query``, no two overlapping, each with a sentence of context
+    on either side. A dense or hybrid search first builds (or resumes) the book's vectors."""
     _check_method(method)
+    check_query(query)
     with open_project(project_path, create=False) as project:
         book_id = resolve_book(project, book_id)
-        chapters = project.structure(book_id).chapters
-        retriever = load_retriever(project, book_id, method, model, demote_quoted=demote_quoted)
-        hits: list[Hit] = retriever.search(query, k)
-        return [
-            SearchHit(r + 1, h.candidate, chapter_number(chapters, h.chapter), h.start, h.end, h.text, h.score, h.method, h.demoted)
-            for r, h in enumerate(hits)
-        ]
+        structure = project.structure(book_id)
+        text = project.text(book_id)
+        retriever = load_retriever(project, book_id, method, model, demote_quoted=demote_quoted,
+                                   progress=progress, cancelled=cancelled)
+        by_id = {c.id: c for c in retriever.candidates}
+        sentences = sorted(structure.sentences, key=lambda s: s.index)
+        position = {s.index: n for n, s in enumerate(sentences)}
+
+        def neighbour(c, step: int) -> str:
+            n = position.get(c.first if step < 0 else c.first + c.n - 1)
+            if n is None or not 0 <= n + step < len(sentences):
+                return ""
+            other = sentences[n + step]
+            return " ".join(text[other.start : other.end].split()) if other.chapter == c.chapter else ""
+
+        out = []
+        for r, h in enumerate(retriever.search(query, k)):
+            c = by_id[h.candidate]
+            out.append(SearchHit(r + 1, h.candidate, chapter_number(structure.chapters, h.chapter), h.start, h.end, h.text,
+                                 h.score, h.method, h.demoted, neighbour(c, -1), neighbour(c, +1)))
+        return out
+
+
+def query_notes(query: str) -> list[str]:
+    """What a user should know about how a query will be read (shown beside the results)."""
+    if MASK not in query:
+        return ["no [MASK] in the query: it is read as a description of the passage. For a claim, put [MASK] "
+                "where the quotation goes, e.g. \"Darcy's pride shows when he says [MASK]\""]
+    return []
+
+
+def shortfall_note(hits: list[SearchHit], k: int) -> str | None:
+    if len(hits) < k:
+        return f"the book has only {len(hits)} passages that do not overlap each other (asked for {k})"
+    return None
 
 
 # -- claims and evidence ----------------------------------------------------------------------

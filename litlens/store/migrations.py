@@ -300,6 +300,24 @@ def _m006_retrieval(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
+def _m008_embedding_chunks(conn: sqlite3.Connection) -> None:
+    # Passage vectors stored as they are made, one chunk of consecutive candidates a row, so an
+    # index build that is cancelled or killed keeps its work and the next build resumes.
+    conn.execute(
+        """CREATE TABLE retrieval_embedding_chunks (
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            model_key TEXT NOT NULL,
+            start INTEGER NOT NULL,
+            count INTEGER NOT NULL,
+            dim INTEGER NOT NULL,
+            vectors BLOB NOT NULL,
+            chars INTEGER NOT NULL,
+            seconds REAL NOT NULL,
+            PRIMARY KEY (book_id, model_key, start)
+        )"""
+    )
+
+
 MIGRATIONS: list[Migration] = [
     ("001_books_and_structure", _m001_books_and_structure),
     ("002_quotations_and_characters", _m002_quotations_and_characters),
@@ -308,6 +326,7 @@ MIGRATIONS: list[Migration] = [
     ("005_studies", _m005_studies),
     ("006_retrieval", _m006_retrieval),
     ("007_llm_cache", _m007_llm_cache),
+    ("008_embedding_chunks", _m008_embedding_chunks),
 ]
 
 

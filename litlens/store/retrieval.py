@@ -46,6 +46,7 @@ class RetrievalStore:
         """Store the book's candidates (all or nothing); cached vectors of old ones are dropped."""
         with self.project.atomic() as conn:
             conn.execute("DELETE FROM retrieval_embeddings WHERE book_id = ?", (book_id,))
+            conn.execute("DELETE FROM retrieval_embedding_chunks WHERE book_id = ?", (book_id,))
             conn.execute("DELETE FROM retrieval_candidates WHERE book_id = ?", (book_id,))
             conn.executemany(
                 'INSERT INTO retrieval_candidates (book_id, idx, chapter, first, n, start, "end", text) VALUES (?,?,?,?,?,?,?,?)',
@@ -69,6 +70,53 @@ class RetrievalStore:
                 " VALUES (?, ?, ?, ?, ?, datetime('now'))",
                 (book_id, model_key, int(vectors.shape[0]), int(vectors.shape[1]), vectors.astype(np.float16).tobytes()),
             )
+
+    # -- a build in progress: vectors stored a chunk at a time ----------------------------------
+    def save_chunk(self, book_id: int, model_key: str, start: int, vectors: np.ndarray, chars: int, seconds: float) -> None:
+        """Store the vectors of candidates ``start .. start + len(vectors)`` as soon as they are made."""
+        with self.project.atomic() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO retrieval_embedding_chunks (book_id, model_key, start, count, dim, vectors, chars, seconds)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (book_id, model_key, start, int(vectors.shape[0]), int(vectors.shape[1]),
+                 vectors.astype(np.float16).tobytes(), chars, seconds),
+            )
+
+    def chunk_summary(self, book_id: int, model_key: str) -> dict[int, tuple[int, int, float]]:
+        """start -> (count, chars, seconds) of each stored chunk of an unfinished build."""
+        rows = self.conn.execute(
+            "SELECT start, count, chars, seconds FROM retrieval_embedding_chunks WHERE book_id = ? AND model_key = ?",
+            (book_id, model_key),
+        )
+        return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+    def finish_embeddings(self, book_id: int, model_key: str, total: int) -> np.ndarray:
+        """Join the stored chunks into the book's vectors (all ``total`` candidates must be there)
+        and drop the chunks, in one transaction."""
+        rows = self.conn.execute(
+            "SELECT start, count, dim, vectors FROM retrieval_embedding_chunks WHERE book_id = ? AND model_key = ? ORDER BY start",
+            (book_id, model_key),
+        ).fetchall()
+        if not rows:
+            raise ValueError("no stored chunks to join")
+        dim = rows[0][2]
+        out = np.zeros((total, dim), dtype=np.float16)
+        covered = 0
+        for start, count, d, blob in rows:
+            if d != dim or start + count > total:
+                raise ValueError(f"stored chunk at {start} does not fit the {total} candidates")
+            out[start : start + count] = np.frombuffer(blob, dtype=np.float16).reshape(count, d)
+            covered += count
+        if covered != total:
+            raise ValueError(f"stored chunks cover {covered} of {total} candidates")
+        with self.project.atomic() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO retrieval_embeddings (book_id, model_key, count, dim, vectors, created_at)"
+                " VALUES (?, ?, ?, ?, ?, datetime('now'))",
+                (book_id, model_key, total, dim, out.tobytes()),
+            )
+            conn.execute("DELETE FROM retrieval_embedding_chunks WHERE book_id = ? AND model_key = ?", (book_id, model_key))
+        return out.astype(np.float32)
 
     def embedding_keys(self, book_id: int) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT model_key FROM retrieval_embeddings WHERE book_id = ?", (book_id,))]

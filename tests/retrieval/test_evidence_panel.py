@@ -58,16 +58,51 @@ def test_panel_search_highlight_jump_pin_export(panel, qtbot, tmp_path):
     assert panel.pinned.count() == 0
 
 
-def test_panel_cancelled_index_build_stores_no_vectors(panel, qtbot, short_project):
-    panel.method.setCurrentText("dense")
-    with qtbot.waitSignal(panel.runner.cancelled, timeout=120_000):
-        qtbot.mouseClick(panel.build_button, Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: panel.progress.value() > 100, timeout=120_000)
-        qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
-    panel.runner.wait(30_000)
+def test_panel_hybrid_search_shows_bm25_and_offers_the_build_instead_of_running_it(panel, qtbot, short_project):
+    assert panel.method.currentText() == "bm25"  # the default needs no index
+    assert "[MASK]" in panel.preview.toPlainText()  # the empty state explains the mask
+    panel.query.setPlainText("Darcy says Elizabeth is tolerable but not handsome enough: [MASK]")
+    panel.method.setCurrentText("hybrid")
+    with qtbot.waitSignal(panel.results_changed, timeout=120_000):
+        qtbot.mouseClick(panel.search_button, Qt.MouseButton.LeftButton)
+    assert panel.results.count() == 20 and all(h.method == "bm25" for h in panel.hits)
+    assert not panel.build_note.isHidden() and "Build vectors" in panel.build_note.text()
+    assert panel.plan["passages"] > 500 and panel.plan["seconds"] > 0
+    assert panel.progress.isHidden()  # cleared when the results arrived
     with open_project(short_project) as p:
-        assert RetrievalStore(p).embedding_keys(1) == []
-    assert "cancelled" in panel.status.text()
+        assert RetrievalStore(p).embedding_keys(1) == []  # nothing was built unasked
+    spans = sorted((h.start, h.end) for h in panel.hits)
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
+    panel.results.setCurrentRow(1)
+    shown = panel.preview.toPlainText()
+    assert panel.hits[1].before[:20] in shown and panel.hits[1].text[:20] in shown
+
+
+def test_panel_cancelled_build_keeps_its_vectors_and_resumes(panel, qtbot, short_project, monkeypatch):
+    import litlens.services.retrieval as retrieval
+    from litlens.retrieval.dense import DenseEncoder
+
+    monkeypatch.setattr(retrieval, "VECTOR_CHUNK", 100)
+    key = DenseEncoder().cache_key
+    panel.method.setCurrentText("dense")
+    with qtbot.waitSignal(panel.builder.cancelled, timeout=120_000):
+        qtbot.mouseClick(panel.build_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: panel.progress.value() > 300, timeout=120_000)
+        qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
+    panel.builder.wait(30_000)
+    with open_project(short_project) as p:
+        store = RetrievalStore(p)
+        assert store.embedding_keys(1) == []
+        kept = sum(c[0] for c in store.chunk_summary(1, key).values())
+    assert kept >= 100 and "paused" in panel.status.text()
+    panel.query.setPlainText("Darcy says Elizabeth is tolerable but not handsome enough: [MASK]")
+    with qtbot.waitSignal(panel.builder.finished, timeout=240_000):
+        qtbot.mouseClick(panel.build_button, Qt.MouseButton.LeftButton)
+    with qtbot.waitSignal(panel.results_changed, timeout=120_000):
+        pass  # the finished build re-runs the search with the chosen method
+    assert panel.hits and all(h.method == "dense" for h in panel.hits) and panel.build_note.isHidden()
+    with open_project(short_project) as p:
+        assert RetrievalStore(p).embedding_keys(1) == [key]
 
 
 def test_panel_essay_quotations_link_to_the_novel(panel, qtbot):

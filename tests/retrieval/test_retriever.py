@@ -35,6 +35,28 @@ def test_retriever_other_methods_share_one_lexical_index():
     assert first.search("the road to Meryton in the rain", 1)[0].candidate == 3
 
 
+def test_retriever_never_returns_overlapping_windows():
+    from litlens.retrieval.candidates import Candidate
+
+    sentences = [f"Emma speaks of Harriet and Mr Elton, sentence {i}." for i in range(80)]
+    text = " ".join(sentences)
+    offsets, at = [], 0
+    for sent in sentences:
+        offsets.append((at, at + len(sent)))
+        at += len(sent) + 1
+    candidates = []
+    for n in range(1, 6):
+        for i in range(len(sentences) - n + 1):
+            candidates.append(Candidate(len(candidates), 1, 0, i, n, offsets[i][0], offsets[i + n - 1][1],
+                                        text[offsets[i][0] : offsets[i + n - 1][1]]))
+    hits = Retriever(candidates=candidates, method="bm25").search("Emma speaks of Harriet: [MASK]", 10)
+    assert len(hits) == 10
+    for a in hits:
+        for b in hits:
+            assert a is b or a.end <= b.start or b.end <= a.start
+    assert len(Retriever(candidates=candidates, method="bm25").search("Emma speaks of Harriet: [MASK]", 100)) <= 80
+
+
 def test_retriever_demotes_passages_the_query_quotes():
     query = 'Darcy said "She is tolerable; but not handsome enough to tempt me" and later: [MASK] tolerable handsome'
     on = Retriever(TEXTS, method="bm25").search(query, 4)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import csv
 import json
 
+import numpy as np
 import pytest
 
-from litlens.errors import Cancelled, LitLensError
+from litlens.errors import Cancelled, LitLensError, NoQuotationsWarning
 from litlens.retrieval.dense import DenseEncoder
 from litlens.services.retrieval import (
     build_index,
@@ -41,17 +42,100 @@ def test_index_build_stores_candidates_and_vectors_once(short_project):
     assert again["reused_vectors"] is True
 
 
-def test_cancelled_index_build_stores_nothing(short_project):
+def test_cancelled_index_build_keeps_finished_chunks_and_resumes(short_project, monkeypatch):
+    import litlens.services.retrieval as retrieval
+
+    monkeypatch.setattr(retrieval, "VECTOR_CHUNK", 200)  # several chunks on the short book
     calls = []
 
     def cancelled():
         calls.append(1)
-        return len(calls) > 3  # cancel while encoding
+        return len(calls) > 12  # cancel in the middle of the build
 
     with pytest.raises(Cancelled):
         build_index(short_project, method="dense", cancelled=cancelled)
-    n, keys = _counts(short_project)
-    assert keys == []  # no half-written vectors (candidates are complete or absent)
+    encoder = DenseEncoder()
+    with open_project(short_project) as p:
+        store = RetrievalStore(p)
+        assert store.embedding_keys(1) == []  # no half-written final vectors
+        kept = store.chunk_summary(1, encoder.cache_key)
+        total = store.candidate_count(1)
+    done = sum(c[0] for c in kept.values())
+    assert 0 < done < total and all(c[0] == 200 for c in kept.values())
+    encoded = []
+    real = DenseEncoder.encode_passages
+
+    def counting(self, texts, progress=None, cancelled=None):
+        encoded.append(len(texts))
+        return real(self, texts, progress, cancelled)
+
+    monkeypatch.setattr(DenseEncoder, "encode_passages", counting)
+    info = build_index(short_project, method="dense")
+    assert sum(encoded) == total - done  # the resumed build encodes only what was missing
+    with open_project(short_project) as p:
+        store = RetrievalStore(p)
+        resumed = store.embeddings(1, encoder.cache_key)
+        assert store.chunk_summary(1, encoder.cache_key) == {}
+    texts = [c.text for c in store_candidates(short_project)]
+    fresh = real(encoder, texts[:5] + texts[-5:])
+    assert info["candidates"] == total and resumed.shape[0] == total
+    assert np.allclose(resumed[list(range(5)) + list(range(total - 5, total))], fresh, atol=2e-2)
+
+
+def store_candidates(project):
+    with open_project(project) as p:
+        return RetrievalStore(p).candidates(1)
+
+
+def test_build_plan_estimates_the_rest_of_the_build(short_project, monkeypatch):
+    import litlens.services.retrieval as retrieval
+
+    plan = retrieval.dense_build_plan(short_project)
+    assert plan["ready"] is False and plan["done"] == 0 and plan["remaining"] == plan["passages"] > 500
+    assert plan["seconds"] > 0
+    build_index(short_project, method="dense")
+    assert retrieval.dense_build_plan(short_project)["ready"] is True
+    assert retrieval.vectors_ready(short_project)
+
+
+def test_search_returns_distinct_passages_with_context(short_project):
+    hits = search(short_project, "Mr. Bennet and his wife talk of Mr. Bingley, who has taken Netherfield: [MASK]",
+                  method="bm25", k=10)
+    assert len(hits) == 10
+    spans = sorted((h.start, h.end) for h in hits)
+    assert all(a_end <= b_start for (_, a_end), (b_start, _) in zip(spans, spans[1:]))  # no two overlap
+    with open_project(short_project) as p:
+        text = p.text(1)
+    for h in hits:
+        assert h.before == "" or " ".join(text[max(0, h.start - len(h.before) - 40) : h.start].split()).endswith(h.before)
+        assert h.after == "" or " ".join(text[h.end : h.end + len(h.after) + 40].split()).startswith(h.after)
+    assert sum(bool(h.before) for h in hits) >= 8 and sum(bool(h.after) for h in hits) >= 8
+
+
+def test_search_of_a_book_with_one_paragraph_says_how_many_passages_it_has(tmp_path):
+    from litlens.services.books import ingest_file
+    from litlens.services.retrieval import shortfall_note
+
+    novel = tmp_path / "one.txt"
+    novel.write_text("Anne walked to the sea. The wind was cold. She thought of Wentworth and his letter.\n", encoding="utf-8")
+    project = tmp_path / "one.litlens"
+    with pytest.warns(NoQuotationsWarning):
+        ingest_file(project, novel)
+    hits = search(project, "Anne remembers Wentworth by the sea: [MASK]", method="bm25", k=10)
+    assert 1 <= len(hits) <= 3
+    assert "only" in shortfall_note(hits, 10)
+
+
+def test_search_refuses_a_query_that_is_only_the_mask(short_project):
+    with pytest.raises(LitLensError, match="only \\[MASK\\]"):
+        search(short_project, " [MASK] ", method="bm25")
+
+
+def test_a_query_without_mask_is_read_as_a_description():
+    from litlens.services.retrieval import query_notes
+
+    assert query_notes("Elizabeth laughs at Darcy: [MASK]") == []
+    assert "description" in query_notes("Elizabeth laughs at Darcy")[0]
 
 
 def test_search_finds_a_passage_with_its_chapter(short_project):
