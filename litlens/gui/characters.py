@@ -7,7 +7,7 @@ Run alone on the sample: ``python -m litlens.gui.characters``.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -84,6 +84,7 @@ class CharacterPanel(QWidget):
         self.show_button.clicked.connect(self._on_show_clicked)
         self.table.itemSelectionChanged.connect(self._on_selection_changed)
         self.search.textChanged.connect(self._apply_search)
+        self._rows_timer = QTimer(self, singleShot=True, interval=0, timeout=self.table.resizeRowsToContents)
         self.table.horizontalHeader().sectionResized.connect(self._on_section_resized)
         state.book_changed.connect(self.refresh)
         state.data_changed.connect(self.refresh)
@@ -130,8 +131,8 @@ class CharacterPanel(QWidget):
         self.table.resizeRowsToContents()
 
     def _on_section_resized(self, column: int, old: int, new: int) -> None:
-        if column == ALIASES:  # the panel changed width: aliases wrap differently
-            self.table.resizeRowsToContents()
+        if column == ALIASES:  # the panel changed width: aliases wrap differently, once the layout settles
+            self._rows_timer.start()
 
     def _apply_search(self) -> None:
         needle = self.search.text().strip().casefold()

@@ -193,6 +193,7 @@ class QuotationTable(QWidget):
     def __init__(self, state: BookState, parent: QWidget | None = None):
         super().__init__(parent)
         self.state = state
+        self._following = False
         self.type_box = QComboBox(toolTip="Only quotations of this type")
         self.type_box.addItem("All types", None)
         for quote_type in QUOTE_TYPES:
@@ -297,12 +298,16 @@ class QuotationTable(QWidget):
             return
         i = self.model.row_index(selected.id)
         index = self.proxy.mapFromSource(self.model.index(i, 0)) if i >= 0 else QModelIndex()
-        with signals_blocked(self.table.selectionModel()):
+        self._following = True  # the view repaints; the reader is not sent there a second time
+        try:
             if index.isValid():
+                self.table.setCurrentIndex(index)
                 self.table.selectRow(index.row())
                 self.table.scrollTo(index)
             else:
                 self.table.clearSelection()
+        finally:
+            self._following = False
 
     # -- widgets -> state ----------------------------------------------------------------
     def current_row(self) -> QuoteRow | None:
@@ -323,7 +328,7 @@ class QuotationTable(QWidget):
         self.table.selectRow(r)
 
     def _on_row_changed(self, current: QModelIndex, previous: QModelIndex) -> None:
-        if current.isValid():
+        if current.isValid() and not self._following:
             self._show(self.model.rows[self.proxy.mapToSource(current).row()])
 
     def _on_row_clicked(self, index: QModelIndex) -> None:
