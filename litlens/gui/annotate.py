@@ -2,8 +2,12 @@
 
 Keys: 1/2/3 (proxy) or 1–5 (Likert) choose, Enter confirms (the judgment is committed to
 the project file before the next item appears), S skips (skipped items come back at the
-end), Ctrl+Z takes back the last answer or skip, N jumps to the note field (Esc leaves it).
-Only this annotator's own answers are ever read: the view is blind to the others.
+end), Ctrl+Z takes back the last answer or skip, N jumps to the note field (Esc leaves it),
+PageUp/PageDown scroll a long passage. Only this annotator's own answers are ever read: the
+view is blind to the others.
+
+Every passage shown is an excerpt and is marked so ("…" where it is cut mid-sentence), and
+the item names its source: the novel when the study knows it, else the data set it came from.
 
 Run alone: ``python -m litlens.gui.annotate [PROJECT] [--study NAME --annotator NAME] [--screenshot OUT.png]``.
 """
@@ -35,6 +39,30 @@ from litlens.services.studies import AnnotationSession, list_studies, study_stat
 
 BASE_POINT_SIZE = 13  # readable without zoom; everything scales from the system font when larger
 MASK = "[masked sentence(s)]"
+ELLIPSIS = "…"
+SENTENCE_END = tuple(".!?\"'”’)]:;—…")
+
+
+def as_excerpt(text: str) -> str:
+    """``text`` with "…" where it starts or ends mid-sentence (it is cut from a longer text)."""
+    text = " ".join(text.split())
+    if not text:
+        return text
+    head = "" if text[0].isupper() or text[0] in "\"'“‘([" or text[0].isdigit() else ELLIPSIS + " "
+    tail = "" if text.endswith(SENTENCE_END) else " " + ELLIPSIS
+    return head + text + tail
+
+
+def source_of(study, data: dict) -> str:
+    """What the item's passages come from: the novel when known, else the study's data set."""
+    for key in ("book", "title", "novel"):
+        if data.get(key):
+            return f"<i>{html.escape(str(data[key]))}</i>"
+    source = (study.source or "").strip()
+    if source.startswith("pinned evidence"):
+        return "the project's novel (pinned evidence)"
+    name = Path(source).name if source else "unknown data"
+    return f"a novel not named in the data set <code>{html.escape(name)}</code>"
 
 
 class ChoiceCard(QFrame):
@@ -127,7 +155,8 @@ class AnnotatorView(QWidget):
         self.note = QLineEdit()
         self.note.setPlaceholderText("Note (optional) — press N to write, Enter to confirm, Esc to leave")
         self.note.setAccessibleName("Note")
-        self.hint = QLabel("Keys: number = choose · Enter = confirm · S = skip · Ctrl+Z = undo · N = note")
+        self.hint = QLabel("Keys: number = choose · Enter = confirm · S = skip · Ctrl+Z = undo · N = note · "
+                           "PgUp/PgDn = scroll the passage")
         self.hint.setStyleSheet(f"color: #444; font-size: {BASE_POINT_SIZE - 1}pt;")
         self.skip_button = QPushButton("Skip (S)")
         self.undo_button = QPushButton("Undo (Ctrl+Z)")
@@ -238,21 +267,25 @@ class AnnotatorView(QWidget):
         entry = s.queue[index]
         item = entry.item
         self.progress_label.setText(f"Item {index + 1} of {len(s.queue)} · {s.done} done")
+        source = f"<p style='color:#555'>Source: {source_of(s.study, item.data)}</p>"
         if s.study.kind == "proxy":
             context = html.escape(item.data.get("context", ""))
             context = context.replace(html.escape(MASK), "<span style='background:#F0E442;'><b>[ ? ]</b></span>")
             instructions = html.escape(s.study.instructions.replace(MASK, "[ ? ]"))
-            self.task.setHtml(f"<p style='color:#555'>{instructions}</p>"
-                              f"<p style='line-height:140%'>{context}</p>")
+            label = "Claim" if item.data.get("claim") else "Excerpt (cut from a longer text)"
+            self.task.setHtml(f"{source}<p style='color:#555'>{instructions}</p>"
+                              f"<p style='color:#555; font-size:small'><b>{label}</b></p>"
+                              f"<p style='line-height:140%; margin-left:8px'>{context}</p>")
             for n, (button, option) in enumerate(zip(self.choice_buttons, item.options), start=1):
-                button.setText(str(n), option["text"])
+                button.setText(str(n), as_excerpt(option["text"]))
+                button.setAccessibleName(f"choice {n}, an excerpt: {option['text']}")
         else:
             refs = "".join(f"<li>{html.escape(r)}</li>" for r in item.data.get("references", []))
             summary = ""
             if item.data.get("mode") == "summary" and item.data.get("summary"):
                 summary = f"<h4>Book summary</h4><p>{html.escape(item.data['summary'])}</p>"
             self.task.setHtml(
-                f"<p style='color:#555'>{html.escape(item.data.get('title', ''))}</p>"
+                f"{source}"
                 f"<h3>{html.escape(item.data['question'])}</h3><h4>Reference answers</h4><ul>{refs}</ul>"
                 f"<h4>Answer to rate</h4><p style='font-size:120%; background:#eef5fb; padding:6px'>"
                 f"{html.escape(item.data['answer'])}</p>{summary}")
@@ -312,8 +345,16 @@ class AnnotatorView(QWidget):
             self.judgment_recorded.emit("undo")
             self._go(index)
 
+    def scroll_task(self, pages: int) -> None:
+        """Scroll the passage by ``pages`` screens (PageUp/PageDown), keeping the focus where it is."""
+        bar = self.task.verticalScrollBar()
+        bar.setValue(bar.value() + pages * bar.pageStep())
+
     def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt API)
         key = event.key()
+        if key in (Qt.Key.Key_PageUp, Qt.Key.Key_PageDown) and not self.note.hasFocus():
+            self.scroll_task(-1 if key == Qt.Key.Key_PageUp else 1)
+            return
         if self.session is not None and self.index is not None and not self.note.hasFocus():
             if Qt.Key.Key_1 <= key <= Qt.Key.Key_9:
                 scale = self.session.study.scale

@@ -4,11 +4,17 @@ Refreshes after every judgment (from an annotator window in this process, or on 
 for annotators in other processes). The recompute runs in a worker thread; a newer
 refresh replaces an older one, so the window never freezes.
 
+Labels follow the study: "majority of 2" with two annotators per item, "of 3" with three.
+Beside the numbers: each annotator's progress, and the items where the annotators disagree
+(arrow keys move through them; the selected one is shown with who chose what). A confidence
+interval that rests on fewer than MIN_ITEMS_FOR_CI items says so.
+
 Run alone: ``python -m litlens.gui.dashboard [PROJECT] [--study NAME] [--screenshot OUT.png]``.
 """
 
 from __future__ import annotations
 
+import html
 import math
 from pathlib import Path
 
@@ -23,8 +29,14 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +46,26 @@ from litlens.services.studies import AgreementMonitor, list_studies
 
 BOOTSTRAP = 200
 POLL_MS = 2000  # picks up judgments written by other processes
+MIN_ITEMS_FOR_CI = 20  # a bootstrap interval over fewer items is flagged as resting on too few
+
+
+def majority_label(raters: int) -> str:
+    """The majority-accuracy row's label for ``raters`` annotators per item."""
+    if raters < 2:
+        return "majority accuracy (needs 2 or more annotators per item)"
+    need = raters // 2 + 1
+    who = "both" if raters == 2 else (f"all {raters}" if need == raters else f"≥ {need} of {raters}")
+    return f"majority accuracy (majority of {raters}: {who} chose gold)"
+
+
+def ci_text(est, items: int | None) -> str:
+    """"[low, high]", with a warning when the interval rests on fewer than MIN_ITEMS_FOR_CI items."""
+    if not math.isfinite(est.low):
+        return "—" if items is None or items >= MIN_ITEMS_FOR_CI else f"— (only {items} items)"
+    text = f"[{est.low:.3f}, {est.high:.3f}]"
+    if items is not None and items < MIN_ITEMS_FOR_CI:
+        text += f" ⚠ only {items} item{'s' if items != 1 else ''}"
+    return text
 
 
 def _fmt(x: float | None) -> str:
@@ -92,10 +124,14 @@ class AgreementPanel(QWidget):
         self.time_plot.setLabel("left", "κ")
         self.time_plot.showGrid(x=True, y=True, alpha=0.3)
         self.time_plot.getAxis("left").enableAutoSIPrefix(False)
-        self.time_plot.setYRange(-0.2, 1.0)
+        self.time_plot.getAxis("bottom").enableAutoSIPrefix(False)
+        self.time_plot.enableAutoRange()
         self.time_curve = self.time_plot.plot(pen=pg.mkPen("#0072B2", width=2), symbol="o", symbolSize=4,
                                               symbolBrush="#0072B2")
         self.acc_plot = pg.PlotWidget(title="Accuracy per annotator (95% CI)")
+        self.acc_plot.setLabel("bottom", "annotator")
+        self.acc_plot.setLabel("left", "accuracy (share of gold chosen)")
+        self.acc_plot.getAxis("left").enableAutoSIPrefix(False)
         self.acc_plot.setYRange(0, 1)
         self.acc_plot.showGrid(y=True, alpha=0.3)
         self.acc_bars = pg.BarGraphItem(x=[], height=[], width=0.6, brush="#009E73")
@@ -118,12 +154,31 @@ class AgreementPanel(QWidget):
         conf_layout.addLayout(pick)
         conf_layout.addWidget(self.confusion)
 
+        self.progress_table = QTableWidget(0, 3)
+        self.progress_table.setHorizontalHeaderLabels(["annotator", "done", "progress"])
+        self.progress_table.verticalHeader().hide()
+        self.progress_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.progress_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.progress_table.horizontalHeader().setStretchLastSection(True)
+        self.disagreement_list = QListWidget()
+        self.disagreement_list.setAccessibleName("Items where the annotators disagree")
+        self.disagreement_detail = QTextBrowser()
+        self.disagreement_detail.setAccessibleName("The selected disagreement")
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.disagreement_list)
+        split.addWidget(self.disagreement_detail)
+        split.setSizes([120, 200])
+        self.side_tabs = QTabWidget()
+        self.side_tabs.addTab(self.progress_table, "Progress")
+        self.side_tabs.addTab(split, "Disagreements")
+
         grid = QGridLayout()
         grid.addWidget(numbers_box, 0, 0)
         grid.addWidget(pairs_box, 0, 1)
         grid.addWidget(conf_box, 0, 2)
-        grid.addWidget(self.time_plot, 1, 0, 1, 2)
-        grid.addWidget(self.acc_plot, 1, 2)
+        grid.addWidget(self.time_plot, 1, 0)
+        grid.addWidget(self.acc_plot, 1, 1)
+        grid.addWidget(self.side_tabs, 1, 2)
         grid.setColumnStretch(0, 3)
         grid.setColumnStretch(1, 2)
         grid.setColumnStretch(2, 2)
@@ -134,6 +189,7 @@ class AgreementPanel(QWidget):
         layout.addLayout(grid, 1)
 
         self.study_box.currentIndexChanged.connect(self._on_study_changed)
+        self.disagreement_list.currentRowChanged.connect(self._on_disagreement_changed)
         self.pair_a.currentIndexChanged.connect(self.refresh)
         self.pair_b.currentIndexChanged.connect(self.refresh)
         self.timer = QTimer(self)
@@ -239,21 +295,35 @@ class AgreementPanel(QWidget):
     def _show(self, n: dict) -> None:
         s = n["summary"]
         ms = getattr(self, "last_recompute_ms", n["ms"])
-        self.status.setText(f"{s.items} items · {len(s.annotators)} annotators · {n['events']} events · "
-                            f"recomputed in {ms:.0f} ms" + ("" if n["with_ci"] else " · CIs updating…"))
+        raters = n.get("raters", len(s.annotators))
+        self.status.setText(f"{s.items} items · {len(s.annotators)} annotators ({raters} per item) · "
+                            f"{n['events']} events · recomputed in {ms:.0f} ms"
+                            + ("" if n["with_ci"] else " · CIs updating…"))
+        support = n.get("support", {})
         kappa_label = "Cohen's κ (quadratic)" if s.cohen_weights == "quadratic" else "Cohen's κ"
-        rows = [("Fleiss' κ" + (" (category = option position)" if n["kind"] == "proxy" else ""), s.fleiss_kappa),
-                (f"Krippendorff's α ({s.level})", s.krippendorff_alpha), ("all agree", s.all_agree),
-                ("none agree", s.none_agree)]
+        agree = "both agree" if raters == 2 else (f"all {raters} agree" if raters > 2 else "all agree")
+        rows = [("Fleiss' κ" + (" (category = option position)" if n["kind"] == "proxy" else ""), s.fleiss_kappa,
+                 support.get("fleiss")),
+                (f"Krippendorff's α ({s.level})", s.krippendorff_alpha, support.get("fleiss")),
+                (agree, s.all_agree, support.get("fleiss")),
+                ("none agree" if raters != 2 else "the 2 differ", s.none_agree, support.get("fleiss"))]
         if s.majority_accuracy is not None:
-            rows.append(("majority accuracy (≥ 2 of 3 chose gold)", s.majority_accuracy))
-        rows += [(f"accuracy {a}", e) for a, e in s.accuracy.items()]
-        rows += [(f"{kappa_label} {k.replace('|', ' – ')}", e) for k, e in s.cohen_kappa.items()]
+            rows.append((majority_label(raters), s.majority_accuracy, support.get("majority")))
+        rows += [(f"accuracy {a}", e, support.get("accuracy", {}).get(a)) for a, e in s.accuracy.items()]
+        rows += [(f"{kappa_label} {k.replace('|', ' – ')}", e, support.get("cohen", {}).get(k))
+                 for k, e in s.cohen_kappa.items()]
         self.table.setRowCount(len(rows))
-        for r, (label, est) in enumerate(rows):
-            ci = "—" if not math.isfinite(est.low) else f"[{est.low:.3f}, {est.high:.3f}]"
-            for c, text in enumerate((label, _fmt(est.value), ci)):
-                self.table.setItem(r, c, QTableWidgetItem(text))
+        few = QColor("#B35A00")
+        for r, (label, est, items) in enumerate(rows):
+            for c, text in enumerate((label, _fmt(est.value), ci_text(est, items))):
+                cell = QTableWidgetItem(text)
+                if items is not None:
+                    cell.setToolTip(f"rests on {items} items")
+                    if c == 2 and items < MIN_ITEMS_FOR_CI:
+                        cell.setForeground(QBrush(few))
+                self.table.setItem(r, c, cell)
+        self._show_progress(n.get("progress", {}))
+        self._show_disagreements(n)
         anns = n["annotators"]
         for box in (self.pair_a, self.pair_b):
             if [box.itemText(i) for i in range(box.count())] != anns:
@@ -303,6 +373,7 @@ class AgreementPanel(QWidget):
             self.time_curve.setData(np.array(xs, float), np.array(ys, float))
         else:
             self.time_curve.setData([], [])
+        self.time_plot.enableAutoRange()
         acc = s.accuracy
         x = np.arange(len(acc), dtype=float)
         heights = np.array([e.value if math.isfinite(e.value) else 0.0 for e in acc.values()])
@@ -313,6 +384,77 @@ class AgreementPanel(QWidget):
         self.acc_plot.getAxis("bottom").setTicks([[(float(i), a) for i, a in enumerate(acc)]])
         if not acc:
             self.acc_plot.setTitle("Accuracy per annotator (proxy studies only)")
+
+    def _show_progress(self, progress: dict) -> None:
+        table = self.progress_table
+        table.setRowCount(len(progress))
+        for r, (annotator, p) in enumerate(progress.items()):
+            done, assigned = p["done"], p["assigned"]
+            table.setItem(r, 0, QTableWidgetItem(annotator))
+            table.setItem(r, 1, QTableWidgetItem(f"{done} of {assigned}"))
+            bar = table.cellWidget(r, 2)
+            if not isinstance(bar, QProgressBar):
+                bar = QProgressBar()
+                bar.setTextVisible(True)
+                table.setCellWidget(r, 2, bar)
+            bar.setMaximum(max(1, assigned))
+            bar.setValue(min(done, max(1, assigned)))
+            bar.setFormat(f"{100 * done / assigned:.0f}%" if assigned else "nothing assigned")
+
+    def _show_disagreements(self, n: dict) -> None:
+        items = n.get("disagreements", [])
+        self.disagreements = items
+        self.side_tabs.setTabText(1, f"Disagreements ({len(items)})")
+        current = self.disagreement_list.currentItem()
+        keep = current.data(Qt.ItemDataRole.UserRole) if current is not None else None
+        self.disagreement_list.blockSignals(True)
+        self.disagreement_list.clear()
+        for d in items:
+            answers = ", ".join(f"{a}: {v}" for a, v in d["answers"].items())
+            gold = f" · gold {d['gold']}" if d.get("gold") is not None else ""
+            entry = QListWidgetItem(f"{d['item']} — {answers}{gold}")
+            entry.setData(Qt.ItemDataRole.UserRole, d["item"])
+            self.disagreement_list.addItem(entry)
+        self.disagreement_list.blockSignals(False)
+        keys = [d["item"] for d in items]
+        if keys:
+            self.disagreement_list.setCurrentRow(keys.index(keep) if keep in keys else 0)
+        else:
+            self.disagreement_detail.setHtml("<p>No disagreements yet: every item rated twice or more "
+                                             "has the same answer from each annotator.</p>")
+
+    def show_disagreement(self, row: int) -> None:
+        """Select (and show) the ``row``-th item where the annotators disagree."""
+        self.side_tabs.setCurrentIndex(1)
+        self.disagreement_list.setCurrentRow(row)
+
+    def _on_disagreement_changed(self, row: int) -> None:
+        if not (0 <= row < len(getattr(self, "disagreements", []))) or self.numbers is None:
+            return
+        d = self.disagreements[row]
+        record = self.numbers.get("items", {}).get(d["item"])
+        parts = [f"<h4>Item {html.escape(str(d['item']))}</h4>"]
+        data = record.data if record is not None else {}
+        text = data.get("context") or data.get("question") or ""
+        if text:
+            parts.append(f"<p style='color:#333'>{html.escape(text[:1200])}{'…' if len(text) > 1200 else ''}</p>")
+        if data.get("answer"):
+            parts.append(f"<p><b>Answer rated:</b> {html.escape(data['answer'])}</p>")
+        by_value: dict = {}
+        for annotator, value in d["answers"].items():
+            by_value.setdefault(value, []).append(annotator)
+        options = record.options if record is not None else []
+        rows = []
+        for value in sorted(by_value, key=str):
+            who = ", ".join(by_value[value])
+            label = html.escape(str(value))
+            if options and isinstance(value, int) and 1 <= value <= len(options):
+                excerpt = " ".join(str(options[value - 1].get("text", "")).split())
+                label += f": <i>{html.escape(excerpt[:200])}{'…' if len(excerpt) > 200 else ''}</i>"
+            gold = " <b>(gold)</b>" if d.get("gold") == value else ""
+            rows.append(f"<li><b>{html.escape(who)}</b> chose {label}{gold}</li>")
+        parts.append("<ul>" + "".join(rows) + "</ul>")
+        self.disagreement_detail.setHtml("".join(parts))
 
     def closeEvent(self, event) -> None:  # noqa: N802
         self.timer.stop()

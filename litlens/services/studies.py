@@ -13,6 +13,7 @@ import numpy as np
 
 from litlens.errors import DataFormatError, LitLensError
 from litlens.model import Cancelled, Progress
+from litlens.services.csv_cells import safe_row, unescape_cell
 from litlens.services.progress import check_cancelled, sub_progress
 from litlens.store.project import Project, open_project
 from litlens.store.studies import (
@@ -97,6 +98,10 @@ def _pinned_items(project_path: str | Path, claims: list[str], *, distractors: s
         raise LitLensError(f"--distractors must be bm25 or dense, not {distractors!r}")
     build = ItemBuild()
     wanted = per_item - 1
+    from litlens.services.books import resolve_book
+
+    with open_project(project_path, create=False) as project:  # the annotator view names the novel
+        book_title = project.book(resolve_book(project, book_id)).title or ""
     for claim in claims:
         rows = list_evidence(project_path, book_id=book_id, claim=claim)
         if not rows:
@@ -122,7 +127,7 @@ def _pinned_items(project_path: str | Path, claims: list[str], *, distractors: s
             random.Random(f"{seed}:{key}").shuffle(options)
             context = row["claim_text"] or claim
             build.items.append(StudyItem(key, {"context": f"{context}\n\n[masked sentence(s)]", "claim": claim,
-                                               "query": query, "distractors": distractors,
+                                               "query": query, "distractors": distractors, "book": book_title,
                                                "distractor_scores": [round(float(h.score), 4) for h in kept]},
                                          options))
     return build
@@ -378,7 +383,40 @@ def dashboard_numbers(st: StudyTable, *, n_boot: int = 200, seed: int = 0,
         pair = (anns[0], anns[1])
     confusion = ag.confusion_matrix(st.table, *pair) if pair and all(p in anns for p in pair) else None
     return {"summary": summary, "annotators": anns, "pair_matrix": matrix, "pair": pair, "confusion": confusion,
-            "over_time": ag.fleiss_over_time(st.table, st.order, points=30)}
+            "over_time": ag.fleiss_over_time(st.table, st.order, points=30), **review_numbers(st)}
+
+
+def review_numbers(st: StudyTable) -> dict:
+    """What the study lead reads beside the agreement numbers.
+
+    ``raters``: how many annotators rate a typical item (the most common count among rated
+    items); ``disagreements``: the items with two or more ratings that are not all the same,
+    as ``{"item", "answers": {annotator: label}, "gold"}``; ``support``: how many items each
+    statistic rests on (``fleiss`` = items with ≥ 2 ratings, ``majority`` = such items with a
+    gold answer, ``accuracy``/``cohen`` per annotator/pair).
+    """
+    table = st.table
+    rated = table.codes >= 0
+    per_item = rated.sum(1)
+    counts = np.bincount(per_item[per_item > 0]) if per_item.any() else np.zeros(1, dtype=int)
+    raters = int(counts.argmax()) if counts.any() else 0
+    cats = table.categories
+    disagreements = []
+    for i, key in enumerate(table.items):
+        codes = table.codes[i][rated[i]]
+        if len(codes) >= 2 and len(set(codes.tolist())) > 1:
+            answers = {a: cats[int(table.codes[i, j])] for j, a in enumerate(table.annotators) if rated[i, j]}
+            disagreements.append({"item": key, "answers": answers, "gold": st.gold.get(key)})
+    has_gold = np.array([k in st.gold for k in table.items], dtype=bool) if len(table.items) else np.zeros(0, bool)
+    anns = list(table.annotators)
+    support = {
+        "fleiss": int((per_item >= 2).sum()),
+        "majority": int(((per_item >= 2) & has_gold).sum()),
+        "accuracy": {a: int((rated[:, j] & has_gold).sum()) for j, a in enumerate(anns)},
+        "cohen": {f"{a}|{b}": int((rated[:, j] & rated[:, k]).sum())
+                  for j, a in enumerate(anns) for k, b in enumerate(anns) if j < k},
+    }
+    return {"raters": raters, "disagreements": disagreements, "support": support}
 
 
 def study_agreement(project_path: str | Path, study: str, *, n_boot: int = 1000, seed: int = 0) -> ag.AgreementSummary:
@@ -428,11 +466,11 @@ def export_study(project_path: str | Path, study: str, output: str | Path, *, n_
             item = items[e.item_key]
             gold = item.gold_position
             correct = "" if gold is None or e.value is None else int(e.value == gold)
-            writer.writerow([rec.name, e.item_key, e.annotator, "" if e.value is None else e.value,
+            writer.writerow(safe_row([rec.name, e.item_key, e.annotator, "" if e.value is None else e.value,
                              gold if gold is not None else "", correct, json.dumps(e.options_shown),
                              json.dumps([o["text"] for o in item.options], ensure_ascii=False) if item.options else "",
                              e.created_at, "" if e.duration_ms is None else e.duration_ms, e.note, e.uid, e.origin]
-                            + ([e.event, e.undoes or ""] if all_events else []))
+                            + ([e.event, e.undoes or ""] if all_events else [])))
     tmp.replace(output)
     summary = ag.summarize(st.table, level=st.level, cohen_weights=st.weights, gold=st.gold or None, n_boot=n_boot)
     agreement = {**summary.as_json(), "study": rec.name, "kind": rec.kind, "details": summary.as_detailed_json(),
@@ -519,7 +557,7 @@ def _merge_csv(store: StudyStore, path: Path, per_source: dict) -> tuple[int, in
             raise DataFormatError(path, 1, f"missing column(s) {', '.join(missing)}",
                                   "Merge project files, or CSVs written by `litlens study export`")
         studies: dict[str, tuple[StudyRecord, dict[str, int], set[str]]] = {}
-        rows = list(reader)
+        rows = [{k: unescape_cell(v) if isinstance(v, str) else v for k, v in r.items()} for r in reader]
         for n, row in enumerate(rows, start=2):
             name = row["study"]
             if name not in studies:
@@ -656,7 +694,8 @@ class AgreementMonitor:
             self._project = open_project(self.project_path)
             self._store_ = StudyStore(self._project)
             self.study = self._store_.study(self.study_name)
-            self._gold_items = {i.key: i.gold_position for i in self._store_.items(self.study.id)}
+            self.items = {i.key: i for i in self._store_.items(self.study.id)}
+            self._gold_items = {k: i.gold_position for k, i in self.items.items()}
         return self._store_
 
     def open(self) -> None:
@@ -687,6 +726,12 @@ class AgreementMonitor:
         self._table = st
         numbers = dashboard_numbers(st, n_boot=n_boot, pair=pair)
         numbers["events"] = len(self._events)
+        done = defaultdict(int)
+        for (_, annotator) in self._cells:
+            done[annotator] += 1
+        numbers["progress"] = {a: {"done": done.get(a, 0), "assigned": len(v)}
+                               for a, v in sorted(store.assignments(self.study.id).items())}
+        numbers["items"] = self.items
         numbers["kind"] = self.study.kind
         numbers["scale"] = self.study.scale
         return numbers

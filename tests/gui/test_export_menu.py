@@ -97,6 +97,7 @@ def test_export_study_judgments(window, qtbot, monkeypatch, fresh_gold, tmp_path
     _, _, count = _export(window, qtbot, monkeypatch, "judgments-csv", out)
     rows = _rows(out)
     assert count == 2 and {r["annotator"] for r in rows} == {"A", "B"} and {r["label"] for r in rows} == {"2"}
+    assert {r["note"] for r in rows} == {"'=looks like a formula", ""}  # a note a spreadsheet would run is text
     assert (tmp_path / "agreement.json").is_file()
 
 
