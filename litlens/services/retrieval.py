@@ -21,6 +21,7 @@ from litlens.retrieval.candidates import build_candidates
 from litlens.retrieval.query import MASK, check_query
 from litlens.retrieval.retriever import DEFAULT_METHOD, METHODS, Retriever
 from litlens.services.books import chapter_number, resolve_book
+from litlens.services.csv_cells import safe_row
 from litlens.services.progress import check_cancelled, sub_progress
 from litlens.store.project import Project, open_project
 from litlens.store.retrieval import EvidenceRow, RetrievalStore
@@ -352,7 +353,7 @@ def render_evidence(rows: list[dict], fmt: str, title: str = "") -> str:
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(["claim", "claim_text", "chapter", "start", "end", "quotation", "query", "method", "score"])
         for r in rows:
-            writer.writerow([r["claim"], r["claim_text"], r["chapter"], r["start"], r["end"], r["text"], r["query"], r["method"], r["score"]])
+            writer.writerow(safe_row([r["claim"], r["claim_text"], r["chapter"], r["start"], r["end"], r["text"], r["query"], r["method"], r["score"]]))
         return buffer.getvalue()
     if fmt == "md":
         lines = [f"# Evidence{': ' + title if title else ''}", ""]

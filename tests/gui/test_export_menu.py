@@ -73,13 +73,14 @@ def test_export_quotations_and_characters_csv(window, qtbot, monkeypatch, fresh_
 def test_export_evidence_csv_and_markdown(window, qtbot, monkeypatch, fresh_gold, tmp_path):
     from litlens.services.retrieval import pin_evidence
 
-    pin_evidence(fresh_gold, "pride", 100, 260, claim_text="Darcy is proud")
+    pin_evidence(fresh_gold, "pride", 100, 260, claim_text="-Darcy is proud")
     _open(window, qtbot, fresh_gold)
     _, _, count = _export(window, qtbot, monkeypatch, "evidence-csv", tmp_path / "e.csv")
-    assert count == 1 and _rows(tmp_path / "e.csv")[0]["claim"] == "pride"
+    row = _rows(tmp_path / "e.csv")[0]
+    assert count == 1 and row["claim"] == "pride" and row["claim_text"] == "'-Darcy is proud"
     _, _, count = _export(window, qtbot, monkeypatch, "evidence-md", tmp_path / "e.md")
     text = (tmp_path / "e.md").read_text(encoding="utf-8")
-    assert count == 1 and "## pride" in text and "*Darcy is proud*" in text
+    assert count == 1 and "## pride" in text and "*-Darcy is proud*" in text
 
 
 def test_export_study_judgments(window, qtbot, monkeypatch, fresh_gold, tmp_path):
