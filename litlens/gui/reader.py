@@ -103,8 +103,13 @@ class SpeakerMargin(QWidget):
         height = self.height()
         for row in view.highlighted:
             top = view.line_top(row.start)
-            if top is None or top < -metrics.height() or top > height:
+            if top is None or top > height:
                 continue
+            if top < 0:  # begun above the view: name it at the top while its lines are still on screen
+                end_top = view.line_top(row.end)
+                if end_top is None or end_top < 0:
+                    continue
+                top = 0
             if top < bottom_of_last:  # a second quotation on the same line: the first one's name stands
                 continue
             q = row.quotation
@@ -242,10 +247,15 @@ class ReaderView(QPlainTextEdit):
             return
         anchors = self._context_anchors(offset)
         if not self._shows_with_context(offset, anchors):
-            for anchor in anchors:  # most context first; less when the paragraphs above are long
+            # Whole paragraphs above it when three or more fit; else as many lines above it as
+            # leave its first lines on screen (a short reader window on a laptop).
+            for anchor in anchors[:max(len(anchors) - 3, 1)]:
                 self._put_at_top(anchor)
                 if self._fits(offset):
                     break
+            else:
+                self._put_at_top(offset)
+                self._lift(offset, anchors[0])
         bar = self.verticalScrollBar()
         value = bar.value()
         self.setTextCursor(cursor)
@@ -279,6 +289,21 @@ class ReaderView(QPlainTextEdit):
     def _fits(self, offset: int) -> bool:
         top = self.line_top(offset)
         return top is not None and 0 <= top and top + self.fontMetrics().height() <= self.viewport().height() * 0.85
+
+    def _lift(self, offset: int, floor: int) -> None:
+        """Scroll up a line at a time while ``offset`` stays in the top 70% of the view and ``floor``
+        (the first line worth showing, e.g. the chapter's start) has not come into view."""
+        bar = self.verticalScrollBar()
+        limit = self.viewport().height() * 0.7 - self.fontMetrics().height()
+        while bar.value() > bar.minimum():
+            floor_top = self.line_top(floor)
+            if floor_top is not None and floor_top >= 0:
+                return
+            bar.setValue(bar.value() - 1)
+            top = self.line_top(offset)
+            if top is None or top > limit:
+                bar.setValue(bar.value() + 1)
+                return
 
     def _put_at_top(self, offset: int) -> None:
         cursor = QTextCursor(self.document())

@@ -176,3 +176,17 @@ def test_reader_alt_down_and_up_step_through_quotations(window, qtbot, gold_proj
     window.reader.legend.boxes["implicit"].click()  # only what the filters show
     window.reader.next_action.trigger()
     assert window.state.selected.quotation.type != "implicit" and window.state.selected.start > quotes[9].start
+
+
+def test_reader_short_window_still_shows_the_lines_before_a_quotation(window, qtbot, gold_project):
+    _open(window, qtbot, gold_project)
+    window.resize(1024, 640)  # the smallest window: a short reader
+    qtbot.wait(50)
+    view = window.reader.view
+    line = view.fontMetrics().height()
+    for nth in (120, 303, 700, 1100):
+        row = _mid_chapter_quote(window, nth)
+        window.state.show_quote(row)
+        top = view.line_top(row.start)
+        assert line * 2 <= top <= view.viewport().height() - line, (
+            f"quotation {row.id} is at y={top} of {view.viewport().height()}: no turns above it, or off screen")
