@@ -455,9 +455,10 @@ class SearchBar(QWidget):
             layout.addWidget(widget)
         self.matches: list[int] = []  # str offsets of every match of the field's text
         self.current = -1  # index into matches of the one shown
-        self._needle = ""
+        self._needle: str | None = ""
         self.field.returnPressed.connect(self.find_next)
         self.field.textChanged.connect(self._on_text_changed)
+        view.state.book_changed.connect(self._on_book_changed)
         previous.clicked.connect(self.find_previous)
         following.clicked.connect(self.find_next)
         close.clicked.connect(self.hide)
@@ -488,6 +489,10 @@ class SearchBar(QWidget):
             self.matches = []
         else:
             self.matches = [m.start() for m in re.finditer(re.escape(needle), session.text, re.IGNORECASE)]
+
+    def _on_book_changed(self) -> None:
+        self._needle = None  # count again in the new text
+        self._on_text_changed()
 
     def _on_text_changed(self) -> None:
         self._count()

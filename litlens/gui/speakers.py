@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from litlens.gui.state import BookState, speaker_colours
-from litlens.gui.style import signals_blocked
+from litlens.gui.style import HUMAN_EDIT_COLOUR, signals_blocked
 from litlens.services import attribution as attribution_service
 
 NOBODY = "(nobody)"
@@ -126,10 +126,12 @@ class ReviewModel(QAbstractTableModel):
         super().__init__(parent)
         self.items: list[attribution_service.ReviewItem] = []
         self.colours: dict[str, str] = {}
+        self.edited: set[int] | frozenset[int] = frozenset()  # quotations corrected by hand
 
-    def set_items(self, items: list[attribution_service.ReviewItem], colours: dict[str, str]) -> None:
+    def set_items(self, items: list[attribution_service.ReviewItem], colours: dict[str, str],
+                  edited: set[int] | frozenset[int] = frozenset()) -> None:
         self.beginResetModel()
-        self.items, self.colours = items, colours
+        self.items, self.colours, self.edited = items, colours, edited
         self.endResetModel()
 
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008 (Qt API)
@@ -149,10 +151,14 @@ class ReviewModel(QAbstractTableModel):
         item = self.items[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
             if index.column() == 0:
+                if item.quotation_id in self.edited:
+                    return "✎ corrected"
                 if item.method is None and item.speaker:
-                    return "corrected"
+                    return "gold"
                 return "—" if item.confidence is None else f"{item.confidence:.2f}"
             return (None, item.speaker or NOBODY, item.type, item.excerpt)[index.column()]
+        if role == Qt.ItemDataRole.ForegroundRole and index.column() == 0 and item.quotation_id in self.edited:
+            return QColor(HUMAN_EDIT_COLOUR)
         if role == Qt.ItemDataRole.ForegroundRole and index.column() == 1 and item.speaker in self.colours:
             return QColor(self.colours[item.speaker])
         return None
@@ -243,7 +249,8 @@ class SpeakersPanel(QWidget):
         low = sum(1 for i in attributed if (i.confidence or 0) < 0.5)
         self.summary.setText(f"{len(attributed)} attributed, {low} below 0.5" if attributed else "not attributed yet")
         with signals_blocked(self.table.selectionModel()):
-            self.model.set_items(self.items, self.colours())  # colours once: it counts every quotation
+            edited = {row.id for row in session.quotes if row.quotation.edited} if session is not None else set()
+            self.model.set_items(self.items, self.colours(), edited)  # colours once: it counts every quotation
             self.table.resizeColumnsToContents()
             self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
             if selected is not None:

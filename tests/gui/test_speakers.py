@@ -78,3 +78,13 @@ def test_speakers_attribute_without_a_book_says_so(window, qtbot):
     with qtbot.waitSignal(window.error_shown, timeout=5000) as shown:
         ask_and_attribute(window, {"method": "cpu"})
     assert "Open a book" in shown.args[0]
+
+
+def test_speakers_review_list_marks_hand_corrections_apart_from_gold(window, qtbot, fresh_gold):
+    _open(window, qtbot, fresh_gold)
+    panel = window.speakers
+    row = window.state.session.quotes[12]
+    window.state.edit("set_quote_speaker", row.id, "Jane" if row.quotation.speaker != "Jane" else "Elizabeth")
+    labels = {item.quotation_id: panel.model.index(r, 0).data() for r, item in enumerate(panel.items)}
+    assert labels[row.id] == "✎ corrected"
+    assert labels[window.state.session.quotes[13].id] == "gold"
