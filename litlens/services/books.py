@@ -191,7 +191,8 @@ def paragraph_starts(project_path: str | Path, book_id: int | None = None) -> li
     """Start offsets of the book's paragraphs, in order (the reader keeps context above a target)."""
     with open_project(project_path, create=False) as project:
         book_id = resolve_book(project, book_id)
-        return [p.start for p in project.structure(book_id).paragraphs]
+        rows = project.conn.execute("SELECT start FROM paragraphs WHERE book_id = ? ORDER BY idx", (book_id,))
+        return [start for (start,) in rows]  # the starts alone (Emma: 0.06 s, not 0.21 s for the whole structure)
 
 
 def resolve_book(project: Project, book_id: int | None) -> int:
