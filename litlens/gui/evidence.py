@@ -15,9 +15,11 @@ import html
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -26,6 +28,8 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
+    QSplitter,
     QTabWidget,
     QTextBrowser,
     QVBoxLayout,
@@ -79,6 +83,47 @@ def highlighted(query: str, text: str) -> str:
     return "".join(out)
 
 
+class StatusLine(QLabel):
+    """One line of status that never grows the panel: long text is cut with "…" and shown whole
+    in the tooltip."""
+
+    def __init__(self) -> None:
+        super().__init__("")
+        self._full = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        self._full = text
+        self.setToolTip(text)
+        self._elide()
+
+    def text(self) -> str:
+        return self._full
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        width = max(self.width() - 4, 40)
+        super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, width))
+
+
+class NoteBox(QLabel):
+    """A wrapped note of at most three lines that does not ask for height-for-width: a wrapped
+    QLabel does, and the dock's scroll area then sizes the whole panel by its preferred height,
+    pushing the result list off the bottom of a laptop screen. The tooltip holds the whole note."""
+
+    def __init__(self) -> None:
+        super().__init__("")
+        self.setWordWrap(True)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 10)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt's name
+        return False
+
+
 class EvidencePanel(QWidget):
     results_changed = Signal()
     evidence_changed = Signal()
@@ -92,7 +137,8 @@ class EvidencePanel(QWidget):
         self.last_query = ""
 
         self.query = QPlainTextEdit(placeholderText="A claim with [MASK] where the quotation goes, or a description")
-        self.query.setMaximumHeight(64)
+        self.query.setMaximumHeight(52)
+        self.query.setTabChangesFocus(True)
         self.method = QComboBox()
         self.method.addItems(["bm25", "hybrid", "dense"])  # BM25 first: instant, needs no index
         self.method.setToolTip("bm25: instant. hybrid and dense need the book's passage vectors, built once when you ask")
@@ -104,16 +150,16 @@ class EvidencePanel(QWidget):
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar(maximum=1000, textVisible=True)
         self.progress.hide()
-        self.build_note = QLabel("")
-        self.build_note.setWordWrap(True)
+        self.build_note = NoteBox()
         self.build_note.setStyleSheet("background:#fef3c7; padding:4px; border-radius:3px")
         self.build_note.hide()
         self.builder = TaskRunner(self)  # vector builds: a search does not cancel them
         self.plan: dict | None = None
-        self.status = QLabel("")
-        self.status.setWordWrap(True)
+        self.status = StatusLine()
         self.results = QListWidget()
         self.results.setUniformItemSizes(True)
+        self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.results.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.preview = QTextBrowser()
         self.preview.setHtml(EMPTY_STATE)
         self.claim = QLineEdit(placeholderText="claim name, e.g. first impressions")
@@ -126,19 +172,31 @@ class EvidencePanel(QWidget):
         for view in (self.query, self.results, self.preview, self.pinned, self.essay_list):
             view.setMinimumHeight(40)  # the dock shares its column with the inspector; the charts keep their height
 
-        row = QHBoxLayout()
-        for w in (QLabel("Method"), self.method, self.search_button, self.build_button, self.cancel_button):
-            row.addWidget(w)
+        # Compact controls beside the query, so the results get the height: a laptop's bottom dock
+        # is about 300 px tall, and a scholar compares passages, so list and preview sit side by side.
+        controls = QGridLayout()
+        controls.setSpacing(3)
+        controls.addWidget(self.method, 0, 0)
+        controls.addWidget(self.search_button, 0, 1)
+        controls.addWidget(self.build_button, 1, 0)
+        controls.addWidget(self.cancel_button, 1, 1)
+        top = QHBoxLayout()
+        top.addWidget(self.query, 1)
+        top.addLayout(controls)
+        self.split = QSplitter(Qt.Orientation.Horizontal)
+        self.split.addWidget(self.results)
+        self.split.addWidget(self.preview)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 2)
+        self.split.setChildrenCollapsible(False)
         search_tab = QWidget()
         lay = QVBoxLayout(search_tab)
         lay.setContentsMargins(4, 4, 4, 4)
-        lay.setSpacing(4)
-        lay.addWidget(self.query)
-        lay.addLayout(row)
+        lay.setSpacing(3)
+        lay.addLayout(top)
         lay.addWidget(self.build_note)
         lay.addWidget(self.progress)
-        lay.addWidget(self.results, 3)
-        lay.addWidget(self.preview, 2)
+        lay.addWidget(self.split, 1)
         pin_row = QHBoxLayout()
         for w in (self.claim, self.pin_button):
             pin_row.addWidget(w)
@@ -159,10 +217,15 @@ class EvidencePanel(QWidget):
         self.tabs.addTab(evidence_tab, "Evidence")
         self.tabs.addTab(essay_tab, "Essay")
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(2, 2, 2, 2)
+        outer.setSpacing(2)
         outer.addWidget(self.tabs)
         outer.addWidget(self.status)
 
         self.search_button.clicked.connect(self.run_search)
+        self.search_button.setToolTip("Search (Ctrl+Enter in the query box)")
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            QShortcut(QKeySequence(keys), self.query, activated=self.run_search)
         self.build_button.clicked.connect(self.build)
         self.cancel_button.clicked.connect(self._on_cancel_clicked)
         self.results.currentRowChanged.connect(self._on_result_changed)
@@ -236,7 +299,7 @@ class EvidencePanel(QWidget):
         self.results.blockSignals(True)
         self.results.clear()
         for h in hits:
-            where = f"Ch. {h.chapter}" if h.chapter is not None else "Front matter"
+            where = h.chapter_label
             flag = " (quoted in your query)" if h.demoted else ""
             item = QListWidgetItem(f"{h.rank}. {where}{flag} — {h.text[:200]}")
             item.setData(ROLE, h.start)
@@ -256,7 +319,7 @@ class EvidencePanel(QWidget):
     def _on_result_changed(self, row: int) -> None:
         if 0 <= row < len(self.hits):
             h = self.hits[row]
-            where = f"Chapter {h.chapter}" if h.chapter is not None else "Front matter"
+            where = h.chapter_label
             grey = "color:#6b7280"
             self.preview.setHtml(
                 f"<p><span style='{grey}'>{html.escape(h.before)}</span> "
@@ -298,7 +361,7 @@ class EvidencePanel(QWidget):
         if session is None:
             return
         for r in list_evidence(session.project.path, book_id=session.book_id):
-            where = f"Chapter {r['chapter']}" if r["chapter"] is not None else "Front matter"
+            where = r["chapter_label"]
             item = QListWidgetItem(f"{r['claim']} — {where}: {r['text'][:140]}")
             item.setData(ROLE, r)
             self.pinned.addItem(item)
@@ -374,6 +437,7 @@ class EvidencePanel(QWidget):
                 f"({plan['model']}): {duration(plan['seconds'])} on this machine{stored}. Press “Build vectors” to "
                 "build them in the background; you can go on searching, and a cancelled build resumes. "
                 "These results are BM25.")
+        self.build_note.setToolTip(self.build_note.text())
         self.build_note.setVisible(building or plan is not None)
 
     def _on_task_finished(self, name: str, result: object) -> None:

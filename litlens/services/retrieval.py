@@ -20,7 +20,7 @@ from litlens.model import Cancelled, Progress
 from litlens.retrieval.candidates import build_candidates
 from litlens.retrieval.query import MASK, check_query
 from litlens.retrieval.retriever import DEFAULT_METHOD, METHODS, Retriever
-from litlens.services.books import chapter_number, resolve_book
+from litlens.services.books import chapter_label, chapter_number, resolve_book
 from litlens.services.csv_cells import safe_row
 from litlens.services.progress import check_cancelled, sub_progress
 from litlens.store.project import Project, open_project
@@ -42,6 +42,7 @@ class SearchHit:
     demoted: bool
     before: str = ""  # the sentence just before the passage (same chapter), for context
     after: str = ""  # the sentence just after it
+    chapter_label: str = ""  # "51 · Vol. III, Chapter XVI", as every panel names the chapter
 
 
 def ensure_candidates(project: Project, book_id: int, progress: Progress | None = None, cancelled: Cancelled | None = None) -> int:
@@ -269,7 +270,8 @@ def search(
         for r, h in enumerate(retriever.search(query, k)):
             c = by_id[h.candidate]
             out.append(SearchHit(r + 1, h.candidate, chapter_number(structure.chapters, h.chapter), h.start, h.end, h.text,
-                                 h.score, h.method, h.demoted, neighbour(c, -1), neighbour(c, +1)))
+                                 h.score, h.method, h.demoted, neighbour(c, -1), neighbour(c, +1),
+                                 chapter_label(structure.chapters, h.chapter)))
         return out
 
 
@@ -334,6 +336,7 @@ def list_evidence(project_path: str | Path, *, book_id: int | None = None, claim
         for r in rows:
             d = asdict(r)
             d["chapter"] = chapter_number(chapters, r.chapter)
+            d["chapter_label"] = chapter_label(chapters, r.chapter)
             out.append(d)
         return out
 
