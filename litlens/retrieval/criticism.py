@@ -203,17 +203,19 @@ def _span(found: list[tuple[int, float]]) -> tuple[int, int, float] | None:
 
 
 def join_blocks(quotes: list[EssayQuotation], essay: str) -> list[EssayQuotation]:
-    """Join quotations that follow each other in the essay and in the novel into one block."""
+    """Join quotations that follow each other in the essay and continue or overlap each other in
+    the novel into one block, so that one quoted passage is never listed as two overlapping ones."""
     out: list[EssayQuotation] = []
     for q in sorted(quotes, key=lambda q: q.essay_start):
         prev = out[-1] if out else None
         if (
             prev is not None
-            and q.first == prev.first + prev.n
+            and prev.first <= q.first <= prev.first + prev.n
             and not essay[prev.essay_end : q.essay_start].strip(" \n\t\"“”")
-            and prev.n + q.n <= MAX_WINDOW
+            and max(prev.first + prev.n, q.first + q.n) - prev.first <= MAX_WINDOW
         ):
-            out[-1] = EssayQuotation(prev.essay_start, q.essay_end, prev.first, prev.n + q.n, min(prev.score, q.score),
+            n = max(prev.first + prev.n, q.first + q.n) - prev.first
+            out[-1] = EssayQuotation(prev.essay_start, q.essay_end, prev.first, n, min(prev.score, q.score),
                                      essay[prev.essay_start : q.essay_end])
         else:
             out.append(q)
