@@ -54,8 +54,12 @@ def _open(window, target: Path | None) -> None:
     from litlens.gui.main_window import PROJECT_SUFFIXES, project_for
     from litlens.resources import sample_novel, sample_project
 
-    if target is None:  # the bundled sample: ingested once, reopened at once afterwards
-        window.ingest(sample_novel(), sample_project())
+    if target is None:  # the bundled sample: ingested and attributed once, reopened at once afterwards
+        from litlens.services.sample import prepare_sample
+
+        window._pending = sample_project()
+        window.runner.start(f"Reading {sample_novel().name} and attributing its speakers",
+                            lambda progress, cancelled: prepare_sample(progress=progress, cancelled=cancelled)[0])
     elif target.suffix.lower() in PROJECT_SUFFIXES:
         window.open_project(target)
     else:
