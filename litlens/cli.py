@@ -27,11 +27,24 @@ def _emit_json(data: object) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
-def _table(rows: list[list[object]], header: list[str]) -> None:
-    cells = [header] + [["" if v is None else str(v) for v in row] for row in rows]
+def _table(rows: list[list[object]], header: list[str], width: int | None = None) -> None:
+    """A table that stays a table: line breaks in a cell become spaces, and when the rows are
+    wider than the terminal the widest columns are cut, each cut cell ending in "…"."""
+    import shutil
+
+    cells = [header] + [[" ".join(("" if v is None else str(v)).split()) for v in row] for row in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    width = width or shutil.get_terminal_size((120, 24)).columns
+    room = width - 2 * (len(widths) - 1)
+    while sum(widths) > room and max(widths) > 12:
+        widest = widths.index(max(widths))
+        widths[widest] = max(12, widths[widest] - (sum(widths) - room))
+
+    def fit(v: str, w: int) -> str:
+        return v if len(v) <= w else v[: w - 1] + "…"
+
     for n, row in enumerate(cells):
-        sys.stdout.write("  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip() + "\n")
+        sys.stdout.write("  ".join(fit(v, w).ljust(w) for v, w in zip(row, widths)).rstrip() + "\n")
         if n == 0:
             sys.stdout.write("  ".join("-" * w for w in widths) + "\n")
 

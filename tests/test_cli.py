@@ -109,3 +109,13 @@ def test_cli_missing_project_is_one_line(tmp_path, capsys):
 
 def test_cli_parser_builds():
     assert build_parser().prog == "litlens"
+
+
+def test_table_collapses_line_breaks_and_cuts_long_cells_to_the_width(capsys):
+    from litlens.cli import _table
+
+    _table([[1, "said\nhis lady", "x" * 170], [2, "she cried", "short"]], ["id", "cue", "text"], width=60)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 4  # header, rule, two rows: no row broken by a line break
+    assert all(len(line) <= 60 for line in lines)
+    assert "said his lady" in lines[2] and lines[2].endswith("…")
