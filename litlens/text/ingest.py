@@ -344,18 +344,37 @@ def _book(path: Path, fmt: str, decoded: _Decoded, clean: CleanText) -> RawBook:
     )
 
 
-_BY_LINE = re.compile(r"^\s*by\s+([A-Z][\w.'’ -]{1,60}?)\s*$", re.IGNORECASE)
+_BY_LINE = re.compile(r"^\s*(?:written\s+)?by\s+([A-Z][\w.'’ -]{1,60}?)\s*[.,]?\s*$", re.IGNORECASE)
+_TITLE_BY = re.compile(r"^\s*(.{2,80}?),?\s+by\s+([A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,4})\s*$")
+_SMALL_WORDS = frozenset("a an and as at but by for from in into of on or the to with".split())
+
+
+def _title_case(text: str) -> str:
+    """A heading printed in capitals as a title is written ("MANSFIELD PARK" -> "Mansfield Park");
+    text with lower-case letters is kept as it is."""
+    if not text.isupper():
+        return text
+    words = text.lower().split()
+    return " ".join(w if n and w in _SMALL_WORDS else w[:1].upper() + w[1:] for n, w in enumerate(words))
 
 
 def _title_by_line(lines: list[str], author: str | None) -> tuple[str | None, str | None]:
-    """"EMMA / By Jane Austen" at the top of a plain text: a title and an author."""
-    filled = [line.strip() for line in lines[:40] if line.strip()][:5]
+    """A title at the top of a plain text with its author in a "by" line below it ("EMMA" /
+    "By Jane Austen", with a subtitle, a date or "OR ..." between), or on the same line
+    ("Emma, by Jane Austen")."""
+    filled = [line.strip() for line in lines[:60] if line.strip()][:8]
+    if not filled:
+        return None, author
+    m = _TITLE_BY.match(filled[0])
+    if m and not filled[0].lower().startswith(("chapter", "by ")):
+        return _title_case(m.group(1).strip("_* ")), author or _title_case(m.group(2))
     for line in filled[1:]:
         m = _BY_LINE.match(line)
         if m:
             title = filled[0].strip("_* ")
-            if len(title) <= 80:
-                return title, author or m.group(1).strip("_* ")
+            if len(title) <= 80 and not title.lower().startswith("chapter"):
+                return _title_case(title), author or _title_case(m.group(1).strip("_* "))
+            break
     return None, author
 
 

@@ -201,7 +201,7 @@ def test_ingest_gutenberg_txt(tmp_path, gutenberg_text):
 def test_ingest_plain_txt_title_and_author_lines(tmp_path):
     path = _write(tmp_path, "emma.txt", "EMMA\n\nBy Jane Austen\n\n\nCHAPTER I\n\nEmma Woodhouse...\n")
     book = read_book(path)
-    assert (book.title, book.author) == ("EMMA", "Jane Austen")
+    assert (book.title, book.author) == ("Emma", "Jane Austen")  # capitals written as a title
     assert book.text.startswith("EMMA\n")
 
 
@@ -316,3 +316,19 @@ def test_ingest_modern_gutenberg_html_ends_at_the_end(tmp_path):
     assert book.text.endswith("\u201cLine 29,\u201d said Anne.\n\nTHE END\n")
     assert "Volunteer" not in book.text and "Licence" not in book.text
     assert (book.title, book.author) == ("Tiny", "Ann Example")
+
+
+@pytest.mark.parametrize(
+    ("head", "title", "author"),
+    [
+        ("MANSFIELD PARK\n\n(1814)\n\nBY JANE AUSTEN\n\n", "Mansfield Park", "Jane Austen"),
+        ("Oliver Twist\n\nOR\nTHE PARISH BOY'S PROGRESS\n\nby Charles Dickens\n\n", "Oliver Twist", "Charles Dickens"),
+        ("The Time Machine, by H. G. Wells\n\n", "The Time Machine", "H. G. Wells"),
+        ("THE SECRET GARDEN\n\nWritten by Frances Hodgson Burnett.\n\n", "The Secret Garden", "Frances Hodgson Burnett"),
+        ("CHAPTER I\n\nIt was told by Mr. Smith\n\n", None, None),
+    ],
+)
+def test_title_and_author_from_the_first_lines(tmp_path, head, title, author):
+    path = _write(tmp_path, "book.txt", head + "CHAPTER I\n\nThe story begins here and goes on.\n")
+    book = read_book(path)
+    assert (book.title, book.author) == (title, author)
