@@ -24,9 +24,11 @@ from litlens.errors import LitLensError
 from litlens.retrieval.bm25 import STOPWORDS, _stem, words
 
 MASK = "[MASK]"
-DEFAULT_TAU = 30.0  # words; chosen on BIRCO-RELiC dev (20 to 40 all do well), see README
+# Chosen together on BIRCO-RELiC dev by a split-half rule whose nested held-out figure is reported
+# in docs/retrieval.md.
+DEFAULT_TAU = 20.0  # words (30 does as well: 35.7 against 35.3 with names ignored)
 DEFAULT_TAU_RIGHT: float | None = None  # words after the mask; None: the same as tau
-DEFAULT_NAME_WEIGHT = 1.0  # multiplies the weight of a name (1: names count like other words)
+DEFAULT_NAME_WEIGHT = 0.0  # multiplies the weight of a name in a query with [MASK] (1: like other words)
 QUOTED_MIN_WORDS = 3
 QUOTED_MIN_SCORE = 95.0  # RapidFuzz partial_ratio of the quoted fragment against a candidate
 
@@ -79,7 +81,7 @@ def query_names(query: str) -> set[str]:
             continue
         before = text[: m.start()].rstrip()
         after_title = j > 0 and tokens[j - 1].group(0).lower() in _TITLES
-        if before and (before[-1] not in _SENTENCE_END or after_title):
+        if key not in _TITLES and before and (before[-1] not in _SENTENCE_END or after_title):
             capitalised.add(key)
     return capitalised - lower
 
@@ -94,12 +96,17 @@ def term_weights(
     """Stemmed query terms with weights decaying with distance from [MASK].
 
     A word whose nearest mask comes before it decays with ``tau_right`` (``tau`` when None); a
-    false ``tau`` means no decay on that side. Names (:func:`query_names`) are multiplied by
-    ``name_weight``; they stay in the result even at weight 0, so highlighting still finds them.
+    false ``tau`` means no decay on that side. In a query with a mask, names
+    (:func:`query_names`) are multiplied by ``name_weight``, unless the query has no other word;
+    a description without a mask keeps its names at full weight ("the ball at Netherfield").
+    Names stay in the result even at weight 0, so highlighting still finds them.
     """
     tokens = words(query.replace(MASK, f" {_MARK} "))
     marks = [i for i, t in enumerate(tokens) if t == _MARK]
-    names = query_names(query) if name_weight != 1.0 else set()
+    names = query_names(query) if marks and name_weight != 1.0 else set()
+    content = [t[:-2] if t.endswith("'s") else t for t in tokens if t != _MARK and t not in STOPWORDS]
+    if names and all(t in names for t in content):
+        names = set()  # nothing but names: they are all there is to match
     right = tau_right if tau_right else tau
     out: dict[str, float] = {}
     for i, token in enumerate(tokens):

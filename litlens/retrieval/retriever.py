@@ -2,7 +2,8 @@
 
 Methods:
 
-* ``bm25`` — BM25 with query words weighted by their distance from ``[MASK]``;
+* ``bm25`` — BM25 with query words weighted by their distance from ``[MASK]`` and the names a
+  query with ``[MASK]`` mentions left out (the default, ``DEFAULT_METHOD``; docs/retrieval.md);
 * ``dense`` — a dual encoder (dot product of query and passage vectors);
 * ``hybrid`` — ``alpha * z(bm25) + (1 - alpha) * z(dense)``, scores standardised per query;
 * ``rerank`` — ``hybrid``, then an LLM re-orders the top candidates (listwise, seed 001).
@@ -81,8 +82,6 @@ class Retriever:
         tau: float | None = DEFAULT_TAU,
         tau_right: float | None = DEFAULT_TAU_RIGHT,
         name_weight: float = DEFAULT_NAME_WEIGHT,
-        k1: float | None = None,
-        b: float | None = None,
         demote_quoted: bool = True,
         rerank_top: int = 20,
     ) -> None:
@@ -100,8 +99,7 @@ class Retriever:
         self.reranker = reranker
         if method == "rerank" and reranker is None:
             raise RetrievalError("method 'rerank' needs an LLM re-ranker (see litlens.retrieval.rerank)")
-        bm25_params = {key: v for key, v in (("k1", k1), ("b", b)) if v is not None}  # None: bm25.py defaults
-        self.bm25 = bm25 if bm25 is not None else (BM25Index(self.texts, **bm25_params) if method != "dense" else None)
+        self.bm25 = bm25 if bm25 is not None else (BM25Index(self.texts) if method != "dense" else None)
         self.encoder = encoder
         self.embeddings = embeddings
         if method != "bm25":

@@ -36,8 +36,8 @@ def test_hybrid_adds_lexical_evidence_to_the_dense_encoder_on_birco_dev(birco_di
     data = load_beir(birco_dir)
     hybrid = evaluate_retriever(data, "hybrid").metrics["ndcg@10"]
     dense = evaluate_retriever(data, "dense").metrics["ndcg@10"]
-    # Measured 25.0 against 20.1. Hybrid sits at the 25 target but is not claimed to reach it
-    # (README: its held-out split-half figure is 22.2); BM25 alone is the method that does.
+    # Measured 26.7 against 20.1. Hybrid stays below BM25 at every fusion weight, held-out too
+    # (docs/retrieval.md: 32.0 against 35.3), so BM25 is the default.
     assert hybrid >= dense + 3.0
 
 

@@ -6,11 +6,12 @@ import warnings
 
 import pytest
 
-from litlens.retrieval.query import EmptyQueryError, check_query, matching_words, quoted_mask, term_weights
+from litlens.retrieval.query import EmptyQueryError, MaskOnlyQueryError, check_query, matching_words, quoted_mask, term_weights
 
 
 def test_words_near_the_mask_weigh_more():
-    w = term_weights("Bingley far far far far far far far far far far far far far far far far [MASK] Darcy", tau=10)
+    query = "Bingley far far far far far far far far far far far far far far far far [MASK] Darcy"
+    w = term_weights(query, tau=10, name_weight=1.0)  # Darcy is a name: weighed like any word here
     assert w["darci"] > 0.9 and w["bingley"] < 0.25
 
 
@@ -24,10 +25,15 @@ def test_candidates_quoted_in_the_query_are_found():
     assert quoted_mask(query, texts).tolist() == [True, False]
 
 
-@pytest.mark.parametrize("query", ["", "   ", "[MASK]", "!!"])
+@pytest.mark.parametrize("query", ["", "   ", "!!"])
 def test_empty_query_is_refused(query):
     with pytest.raises(EmptyQueryError, match="query is empty"):
         check_query(query)
+
+
+def test_a_query_of_only_the_mask_is_refused_with_an_example():
+    with pytest.raises(MaskOnlyQueryError, match="only \\[MASK\\].*overhears Darcy"):
+        check_query(" [MASK] ")
 
 
 def test_matching_words_are_highlighted():
