@@ -3,7 +3,7 @@
 Methods:
 
 * ``bm25`` — BM25 with query words weighted by their distance from ``[MASK]`` and the names a
-  query with ``[MASK]`` mentions left out (the default, ``DEFAULT_METHOD``; docs/retrieval.md);
+  long query with ``[MASK]`` mentions left out (the default, ``DEFAULT_METHOD``; docs/retrieval.md);
 * ``dense`` — a dual encoder (dot product of query and passage vectors);
 * ``hybrid`` — ``alpha * z(bm25) + (1 - alpha) * z(dense)``, scores standardised per query;
 * ``rerank`` — ``hybrid``, then an LLM re-orders the top candidates (listwise, seed 001).

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from litlens.retrieval.query import query_names, term_weights
+from litlens.retrieval.query import NAMES_MIN_TERMS, query_names, term_weights
 from litlens.retrieval.retriever import Retriever
 
 FILLER = " ".join(["stone"] * 9)
+# The rest of a critic's paragraph, far after the mask: long queries are where names are weighted.
+ARGUMENT = " The essay goes on: " + " ".join(f"argument{i}" for i in range(NAMES_MIN_TERMS)) + "."
 
 
 def test_term_weights_words_after_the_mask_decay_with_tau_right():
@@ -29,13 +31,18 @@ def test_query_names_are_words_capitalised_inside_a_sentence_and_never_lower_cas
 @pytest.mark.parametrize(
     ("query", "weighs_the_name"),
     [
-        ("Hortense schools Clyde in desire: [MASK] and money follows", 0.0),
-        ("the coat Hortense wants from Clyde", 1.0),  # a description without a mask keeps its names
-        ("Then Hortense and Clyde: [MASK]", 1.0),  # nothing but names: they are all there is
+        ("Hortense schools Clyde in desire: [MASK] and money follows." + ARGUMENT, 0.0),
+        ("Hortense schools Clyde in desire: [MASK] and money follows.", 1.0),  # a short claim keeps them
+        ("the coat Hortense wants from Clyde." + ARGUMENT, 1.0),  # so does a description without a mask
     ],
 )
-def test_term_weights_drop_names_only_around_a_mask(query, weighs_the_name):
+def test_term_weights_drop_names_only_in_a_long_query_around_a_mask(query, weighs_the_name):
     assert term_weights(query, None, name_weight=0.0)["clyde"] == weighs_the_name
+
+
+def test_term_weights_keep_names_when_they_are_all_the_query_says():
+    query = "Then Hortense and Clyde: [MASK] " + " ".join(["Hortense Clyde"] * NAMES_MIN_TERMS)
+    assert term_weights(query, None, name_weight=0.0)["clyde"] > 0
 
 
 HORTENSE_TEXTS = [
@@ -43,7 +50,10 @@ HORTENSE_TEXTS = [
     "She would like a coat, she said, if only she had the money for it.",
     "The hotel was busy all evening with travellers from the station.",
 ]
-HORTENSE_QUERY = "Hortense Briggs teaches Clyde what desire costs: [MASK] So Clyde learns that Hortense wants a coat and money."
+HORTENSE_QUERY = (
+    "Hortense Briggs teaches Clyde what desire costs: [MASK] So Clyde learns that Hortense wants a coat and money."
+    + ARGUMENT
+)
 
 
 def test_retriever_prefers_the_described_passage_to_one_that_only_shares_names():
