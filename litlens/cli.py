@@ -158,6 +158,34 @@ def _cmd_books(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_check(args: argparse.Namespace) -> int:
+    from litlens.services.health import check_project
+
+    report = check_project(args.project)
+    if args.json:
+        _emit_json(report)
+    else:
+        _print_check(args.project, report)
+    if not report["ok"]:
+        from litlens.errors import DamagedProjectError
+
+        raise DamagedProjectError(args.project, "the project file is damaged (see the report above)", report["hint"])
+    return 0
+
+
+def _print_check(project: str, report: dict) -> None:
+    schema = report["schema"]
+    if schema:
+        print(f"{project}: {schema['application']}, schema {schema['version']} "
+              f"(this LitLens: {schema['this_litlens']})")
+    integrity = report["integrity"]
+    print("integrity: ok" if integrity == "ok" else "integrity: DAMAGED\n" + "\n".join(f"  {p}" for p in integrity))
+    if report["tables"]:
+        _table([[name, count] for name, count in report["tables"].items()], ["table", "rows"])
+    if report["hint"] and report["ok"]:
+        print("note: " + report["hint"])
+
+
 def _cmd_quotes(args: argparse.Namespace) -> int:
     from litlens.services.books import list_quotations
 
@@ -630,6 +658,12 @@ def build_parser() -> argparse.ArgumentParser:
     _book_arg(p)
 
     p = _add(sub, "books", _cmd_books, "list the books of a project", "litlens books -p emma.litlens --json")
+    _project_arg(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = _add(sub, "check", _cmd_check,
+             "check a project file without changing it: integrity, schema version, rows per table, what to do if damaged",
+             "litlens check -p emma.litlens --json")
     _project_arg(p)
     p.add_argument("--json", action="store_true", help="print JSON")
 

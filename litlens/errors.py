@@ -74,6 +74,18 @@ class NotAProjectError(ProjectError):
     pass
 
 
+class ForeignDatabaseError(NotAProjectError):
+    """An SQLite file another application made: LitLens never writes to it."""
+
+
+class NewerProjectError(ProjectError):
+    """A project written by a newer LitLens (unknown migrations): read-only here."""
+
+
+class DamagedProjectError(ProjectError):
+    """The project file's pages fail SQLite's integrity check."""
+
+
 class ProjectLockedError(ProjectError):
     pass
 

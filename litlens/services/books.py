@@ -53,10 +53,14 @@ def ingest_file(
             stacklevel=2,
         )
     with open_project(project_path) as project:
-        book_id = _store(project, analysed)
+        # Check again and insert under one write lock: another run may have stored the same text
+        # while this one analysed it, and two runs of one file must store it once.
+        with project.atomic():
+            existing = None if force else project.find_book_by_sha256(analysed.sha256)
+            book_id = existing.id if existing is not None else _store(project, analysed)
         if progress:
             progress(1.0, "stored")
-        return IngestResult(project.book(book_id), reused=False)
+        return IngestResult(project.book(book_id), reused=existing is not None)
 
 
 def _store(project: Project, analysed: AnalysedBook) -> int:
@@ -189,7 +193,7 @@ def chapter_label(chapters: list[Chapter], index: int | None) -> str:
 
 def paragraph_starts(project_path: str | Path, book_id: int | None = None) -> list[int]:
     """Start offsets of the book's paragraphs, in order (the reader keeps context above a target)."""
-    with open_project(project_path, create=False) as project:
+    with open_project(project_path, readonly=True) as project:
         book_id = resolve_book(project, book_id)
         rows = project.conn.execute("SELECT start FROM paragraphs WHERE book_id = ? ORDER BY idx", (book_id,))
         return [start for (start,) in rows]  # the starts alone (Emma: 0.06 s, not 0.21 s for the whole structure)
@@ -209,13 +213,13 @@ def resolve_book(project: Project, book_id: int | None) -> int:
 
 
 def list_books(project_path: str | Path) -> list[BookRecord]:
-    with open_project(project_path, create=False) as project:
+    with open_project(project_path, readonly=True) as project:
         return project.books()
 
 
 def list_quotations(project_path: str | Path, book_id: int | None = None) -> list[dict]:
     """The book's quotations as export records (see :func:`quotation_record`)."""
-    with open_project(project_path, create=False) as project:
+    with open_project(project_path, readonly=True) as project:
         book_id = resolve_book(project, book_id)
         chapters = project.structure(book_id).chapters
         text = project.text(book_id)
@@ -239,7 +243,7 @@ def quotation_record(qid: int, q: Quotation, chapters: list[Chapter], text: str 
 
 
 def list_characters(project_path: str | Path, book_id: int | None = None) -> list[dict]:
-    with open_project(project_path, create=False) as project:
+    with open_project(project_path, readonly=True) as project:
         book_id = resolve_book(project, book_id)
         return [
             {

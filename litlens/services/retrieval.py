@@ -328,7 +328,7 @@ def unpin_evidence(project_path: str | Path, evidence_id: int) -> None:
 
 
 def list_evidence(project_path: str | Path, *, book_id: int | None = None, claim: str | None = None) -> list[dict]:
-    with open_project(project_path, create=False) as project:
+    with open_project(project_path, readonly=True) as project:
         book_id = resolve_book(project, book_id)
         chapters = project.structure(book_id).chapters
         rows: list[EvidenceRow] = RetrievalStore(project).evidence(book_id, claim)
@@ -342,7 +342,7 @@ def list_evidence(project_path: str | Path, *, book_id: int | None = None, claim
 
 
 def list_claims(project_path: str | Path, *, book_id: int | None = None) -> list[dict]:
-    with open_project(project_path, create=False) as project:
+    with open_project(project_path, readonly=True) as project:
         book_id = resolve_book(project, book_id)
         return [{"name": n, "text": t, "evidence": c} for n, t, c in RetrievalStore(project).claims(book_id)]
 
@@ -377,7 +377,7 @@ def export_evidence(project_path: str | Path, out_path: str | Path, *, fmt: str 
     out_path = Path(out_path)
     fmt = fmt or ("md" if out_path.suffix.lower() in (".md", ".markdown") else "csv")
     rows = list_evidence(project_path, book_id=book_id, claim=claim)
-    with open_project(project_path, create=False) as project:
+    with open_project(project_path, readonly=True) as project:
         title = project.book(resolve_book(project, book_id)).title or ""
     text = render_evidence(rows, fmt, title)
     try:
@@ -442,7 +442,7 @@ def link_criticism(
     from litlens.retrieval.criticism import QuotationFinder, make_examples, read_essay
 
     essay = read_essay(essay_path)
-    with open_project(project_path, create=False) as project:
+    with open_project(project_path, readonly=True) as project:
         book_id = resolve_book(project, book_id)
         text = project.text(book_id)
         structure = project.structure(book_id)

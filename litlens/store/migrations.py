@@ -330,6 +330,14 @@ MIGRATIONS: list[Migration] = [
 ]
 
 
+# PRAGMA application_id of a LitLens project ("LitL"), so a project is told from any other SQLite
+# file before anything is written; PRAGMA user_version is the number of migrations applied, so a
+# project from a newer LitLens (more migrations) is recognised even by name-blind tools.
+APPLICATION_ID = 0x4C69744C
+SCHEMA_VERSION = len(MIGRATIONS)
+KNOWN_NAMES = frozenset(name for name, _ in MIGRATIONS)
+
+
 def _run_script(conn: sqlite3.Connection, script: str) -> None:
     # executescript() would COMMIT the open transaction; run statements one by one instead.
     for statement in script.split(";"):
@@ -360,4 +368,15 @@ def apply_migrations(conn: sqlite3.Connection, migrations: list[Migration] | Non
                 conn.execute("ROLLBACK")
             raise
         applied.append(name)
+    if migrations is MIGRATIONS:
+        mark_project(conn)
     return applied
+
+
+def mark_project(conn: sqlite3.Connection) -> None:
+    """Stamp the file as a LitLens project of this schema version (projects made before the
+    stamp existed get it the first time they are opened for writing)."""
+    if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+import urllib.parse
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -16,7 +18,12 @@ from pathlib import Path
 
 from litlens.errors import (
     BookNotFoundError,
+    DamagedProjectError,
     DiskFullError,
+    ForeignDatabaseError,
+    LitLensError,
+    LitLensWarning,
+    NewerProjectError,
     NotAProjectError,
     ProjectError,
     ProjectLockedError,
@@ -31,7 +38,7 @@ from litlens.model import (
     Sentence,
     Structure,
 )
-from litlens.store.migrations import apply_migrations
+from litlens.store.migrations import APPLICATION_ID, KNOWN_NAMES, MIGRATIONS, SCHEMA_VERSION, apply_migrations
 
 
 def _import_sqlite_utils():
@@ -89,10 +96,14 @@ class StoredBook:
 class Project:
     """A LitLens project file. Use :func:`open_project` to get one."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection):
+    def __init__(self, path: Path, conn: sqlite3.Connection, *, readonly: str | None = None,
+                 identity: FileIdentity | None = None):
         self.path = path
+        self.identity = identity
         self.conn = conn
         self.db = sqlite_utils.Database(conn)
+        self.readonly = readonly  # why the project was opened read-only, or None
+        self._depth = 0  # nesting of atomic() blocks
 
     # -- life cycle -----------------------------------------------------------------
     def close(self) -> None:
@@ -101,14 +112,41 @@ class Project:
     def __enter__(self) -> Project:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, exc: BaseException | None, tb: object) -> None:
         self.close()
+        # Reads run anywhere inside `with open_project(...)`: a damaged page, a table a newer
+        # LitLens renamed, or a write to a read-only project met there says so in one line.
+        if isinstance(exc, sqlite3.Error):
+            typed = sqlite_error(self.path, exc, readonly=self.readonly)
+            if typed is not None:
+                raise typed from exc
 
     @contextmanager
     def atomic(self) -> Iterator[sqlite3.Connection]:
         """Run a block of writes as one transaction: all of it lands, or none."""
+        if self.readonly:
+            raise ProjectError(self.path, f"it is open read-only ({self.readonly}); nothing was written",
+                               "Use a LitLens that may write this project, or a copy of it in a folder you can write to")
+        if self._depth:  # inside another atomic block: a savepoint, and the outer block decides
+            name = f"atomic_{self._depth}"
+            self._depth += 1
+            try:
+                with translate_sqlite_errors(self.path):
+                    self.conn.execute(f"SAVEPOINT {name}")
+                    try:
+                        yield self.conn
+                    except BaseException:
+                        if self.conn.in_transaction:
+                            self.conn.execute(f"ROLLBACK TO {name}")
+                            self.conn.execute(f"RELEASE {name}")
+                        raise
+                    self.conn.execute(f"RELEASE {name}")
+            finally:
+                self._depth -= 1
+            return
         with translate_sqlite_errors(self.path):
             self.conn.execute("BEGIN IMMEDIATE")
+            self._depth = 1
             try:
                 yield self.conn
             except BaseException:
@@ -116,6 +154,8 @@ class Project:
                 if self.conn.in_transaction:
                     self.conn.execute("ROLLBACK")
                 raise
+            finally:
+                self._depth = 0
             self.conn.execute("COMMIT")
 
     # -- writes ---------------------------------------------------------------------
@@ -378,64 +418,234 @@ def _quotation(row: tuple) -> Quotation:
     )
 
 
-@contextmanager
-def translate_sqlite_errors(path: Path) -> Iterator[None]:
-    """Turn SQLite's low-level errors into typed errors that say what to do."""
-    try:
-        yield
-    except sqlite3.OperationalError as exc:
-        message = str(exc).lower()
+RECOVERY_HINT = (
+    "Nothing was written. Run `litlens check -p PROJECT` for details; restore the file from a backup, or "
+    "salvage what is readable with `sqlite3 PROJECT .recover | sqlite3 recovered.litlens`"
+)
+
+
+def sqlite_error(path: Path, exc: sqlite3.Error, *, readonly: str | None = None) -> LitLensError | None:
+    """The typed error that tells a user what an SQLite error means for their project (None: a bug)."""
+    message = str(exc).lower()
+    if isinstance(exc, sqlite3.OperationalError):
         if "locked" in message or "busy" in message:
-            raise ProjectLockedError(
+            return ProjectLockedError(
                 path,
                 "the project is locked by another process",
                 "Close the other LitLens window or command using it and try again",
-            ) from exc
+            )
         if "disk is full" in message or "database or disk is full" in message:
-            raise DiskFullError(
+            return DiskFullError(
                 path,
                 "the disk is full; nothing was written",
                 "Free some disk space (or move the project elsewhere) and run the command again",
-            ) from exc
+            )
+        if "readonly" in message and readonly:
+            return ProjectError(path, f"it is open read-only ({readonly}); nothing was written",
+                                "Use a LitLens that may write this project, or a copy of it in a folder you can write to")
         if "unable to open" in message or "readonly" in message:
-            raise ProjectError(
+            return ProjectError(
                 path,
                 f"cannot write the project file ({exc})",
                 "Check that the folder exists and that you may write to it",
-            ) from exc
-        raise
-    except sqlite3.DatabaseError as exc:
-        if "not a database" in str(exc).lower() or "malformed" in str(exc).lower():
-            raise NotAProjectError(
+            )
+        if "no such table" in message or "no such column" in message:
+            why = readonly or "it was made by an older LitLens and not yet upgraded, or a tool changed its tables"
+            return ProjectError(path, f"the project's tables are not the ones this LitLens knows ({exc}; {why})",
+                                "Run `litlens check -p PROJECT`; a command that writes to an older project upgrades it")
+    if isinstance(exc, sqlite3.DatabaseError):
+        if "malformed" in message:
+            return DamagedProjectError(path, f"the project file is damaged (SQLite: {exc})", RECOVERY_HINT)
+        if "not a database" in message:
+            return NotAProjectError(
                 path,
                 "this file is not a LitLens project (not an SQLite database, or a damaged one)",
                 "Pass a project file made by `litlens ingest`, or a new file name to create one",
-            ) from exc
-        raise
+            )
+    return None
 
 
-def open_project(path: str | Path, *, create: bool = True) -> Project:
-    """Open (and, when ``create``, create) a project file, applying pending migrations."""
+@contextmanager
+def translate_sqlite_errors(path: Path, *, readonly: str | None = None) -> Iterator[None]:
+    """Turn SQLite's low-level errors into typed errors that say what to do."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        typed = sqlite_error(path, exc, readonly=readonly)
+        if typed is None:
+            raise
+        raise typed from exc
+
+
+@dataclass(frozen=True)
+class FileIdentity:
+    """What an existing SQLite file is, read without writing to it."""
+
+    kind: str  # "empty" (no tables yet), "litlens", "legacy" (a LitLens project from before the stamp), "foreign"
+    application_id: int
+    user_version: int
+    tables: tuple[str, ...]
+    applied: tuple[str, ...]  # names in _migrations
+    unknown: tuple[str, ...]  # applied migrations this LitLens does not know
+
+    @property
+    def pending(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in MIGRATIONS if name not in self.applied)
+
+    @property
+    def newer(self) -> bool:
+        return bool(self.unknown) or self.user_version > SCHEMA_VERSION
+
+    def newer_reason(self) -> str:
+        made = f"schema {max(self.user_version, len(self.applied))}"
+        extra = f", with migration(s) {', '.join(self.unknown)}" if self.unknown else ""
+        return f"it was made by a newer LitLens ({made}{extra}; this LitLens knows schema {SCHEMA_VERSION})"
+
+
+def _file_uri(path: Path, **params: str) -> str:
+    # Every character but "/" is percent-encoded: "?", "#" and "%" in a file name are not URI syntax.
+    query = "&".join(f"{k}={v}" for k, v in params.items())
+    return "file:" + urllib.parse.quote(str(path.resolve()), safe="/") + (f"?{query}" if query else "")
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    """A connection that cannot write. A WAL project in a folder or file we may not write to cannot
+    get its shared-memory file, so it is read as immutable (nobody can be writing it either)."""
+    kwargs = {"uri": True, "timeout": BUSY_TIMEOUT_S, "isolation_level": None, "check_same_thread": False}
+    conn = sqlite3.connect(_file_uri(path, mode="ro"), **kwargs)
+    try:
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        if "unable to open" not in str(exc).lower() and "readonly" not in str(exc).lower():
+            raise
+    return sqlite3.connect(_file_uri(path, mode="ro", immutable="1"), **kwargs)
+
+
+def identify(conn: sqlite3.Connection) -> FileIdentity:
+    """Tell a LitLens project from another application's SQLite file (reads only)."""
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    user_version = conn.execute("PRAGMA user_version").fetchone()[0]
+    tables = tuple(r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
+    applied: tuple[str, ...] = ()
+    if "_migrations" in tables:
+        try:
+            applied = tuple(r[0] for r in conn.execute("SELECT name FROM _migrations ORDER BY name"))
+        except sqlite3.OperationalError:  # a table of that name with other columns: not ours
+            applied = ()
+    unknown = tuple(n for n in applied if n not in KNOWN_NAMES)
+    if app_id == APPLICATION_ID:
+        kind = "litlens"
+    elif app_id != 0:
+        kind = "foreign"
+    elif not tables and user_version == 0:
+        kind = "empty"
+    elif applied and not unknown and set(tables) <= _known_tables() | {"_migrations"}:
+        kind = "legacy"
+    else:
+        kind = "foreign"
+    return FileIdentity(kind, app_id, user_version, tables, applied, unknown)
+
+
+_KNOWN_TABLES: set[str] = set()
+
+
+def _known_tables() -> set[str]:
+    """Every table this LitLens's migrations make (found by running them on an in-memory database)."""
+    if not _KNOWN_TABLES:
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        apply_migrations(conn)
+        _KNOWN_TABLES.update(r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+        conn.close()
+    return _KNOWN_TABLES
+
+
+def _refuse_foreign(path: Path, identity: FileIdentity) -> None:
+    shown = ", ".join(identity.tables[:6]) + (", …" if len(identity.tables) > 6 else "")
+    owner = f"application id {identity.application_id:#x}" if identity.application_id else f"tables: {shown}"
+    raise ForeignDatabaseError(
+        path,
+        f"this SQLite database belongs to another application ({owner}); LitLens left it unchanged",
+        "Pass a project file made by LitLens, or a new file name to create one",
+    )
+
+
+def quick_check(conn: sqlite3.Connection, limit: int = 5) -> list[str]:
+    """SQLite's quick_check: [] when the pages are sound, else up to ``limit`` problems."""
+    rows = [r[0] for r in conn.execute(f"PRAGMA quick_check({int(limit)})")]
+    return [] if rows == ["ok"] else rows
+
+
+def open_project(path: str | Path, *, create: bool = True, readonly: bool = False) -> Project:
+    """Open a project file; ``create`` makes it when absent, ``readonly`` opens it for reading only.
+
+    Nothing is written before the file is known to be a LitLens project: another application's
+    SQLite file is refused unchanged. A read-only open never creates or migrates; a project from a
+    newer LitLens is opened read-only (with a warning) and refused for writing; a project whose
+    pages fail ``quick_check`` is refused for writing.
+    """
     path = Path(path)
+    if str(path) == ":memory:":
+        return _create(path)
     if not path.exists():
-        if not create:
+        if readonly or not create:
             raise ProjectError(path, "no such project file", "Check the path, or run `litlens ingest FILE -p PROJECT` to create it")
         if not path.parent.exists():
             raise ProjectError(path, f"the folder {path.parent} does not exist", "Create the folder first or choose another path")
-    elif path.is_dir():
+        return _create(path)
+    if path.is_dir():
         raise NotAProjectError(path, "this is a folder, not a project file", "Pass a file name such as novel.litlens")
-    else:
-        with open(path, "rb") as fh:
-            head = fh.read(16)
-        if head and head != SQLITE_MAGIC:
-            raise NotAProjectError(
-                path,
-                "this file is not a LitLens project (it is not an SQLite database)",
-                "Pass a project file made by `litlens ingest`, or a new file name to create one",
-            )
+    with open(path, "rb") as fh:
+        head = fh.read(16)
+    if head and head != SQLITE_MAGIC:
+        raise NotAProjectError(
+            path,
+            "this file is not a LitLens project (it is not an SQLite database)",
+            "Pass a project file made by `litlens ingest`, or a new file name to create one",
+        )
+    if not head:  # an empty file: a project not made yet
+        if readonly or not create:
+            raise NotAProjectError(path, "the file is empty, so it holds no project yet",
+                                   "Run `litlens ingest FILE -p PROJECT` to make one")
+        return _create(path)
+    with translate_sqlite_errors(path):
+        conn = _connect_readonly(path)
+        try:
+            identity = identify(conn)
+        except BaseException:
+            conn.close()
+            raise
+    if identity.kind == "foreign":
+        conn.close()
+        _refuse_foreign(path, identity)
+    if identity.kind == "empty" and (readonly or not create):
+        conn.close()
+        raise NotAProjectError(path, "this SQLite file holds no tables, so no project yet",
+                               "Run `litlens ingest FILE -p PROJECT` to make one")
+    if readonly:
+        reason = identity.newer_reason() if identity.newer else None
+        if reason:
+            warnings.warn(f"{path}: {reason}; it was opened read-only and will not be changed",
+                          LitLensWarning, stacklevel=2)
+        return Project(path, conn, readonly=reason or "a read-only command", identity=identity)
+    conn.close()
+    if identity.newer:
+        raise NewerProjectError(path, f"{identity.newer_reason()}; it was not changed",
+                                "Upgrade LitLens to write to it (commands that only read it still work)")
+    return _create(path, check=identity.kind != "empty")
+
+
+def _create(path: Path, *, check: bool = False) -> Project:
+    """Open for writing: check the pages (an existing file), then WAL mode and pending migrations."""
     with translate_sqlite_errors(path):
         conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
         try:
+            if check:
+                problems = quick_check(conn)
+                if problems:
+                    raise DamagedProjectError(path, f"the project file is damaged (quick_check: {problems[0]})",
+                                              RECOVERY_HINT)
             conn.execute("PRAGMA foreign_keys = ON")
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if mode.lower() != "wal" and str(path) != ":memory:":
