@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from litlens.errors import DataFormatError, InputFileError
+from litlens.text.datafile import read_data_text
 
 MASK = "[MASK]"
 MASK_VARIANTS = ("[masked sentence(s)]", "[MASKED SENTENCE(S)]", "<mask>", MASK)
@@ -60,22 +61,22 @@ def _read_jsonl(path: Path, required: Sequence[str]) -> list[dict]:
             path, "file is missing", "A BEIR folder needs queries.jsonl, corpus.jsonl and qrels/test.tsv"
         )
     rows = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataFormatError(path, number, f"not valid JSON ({exc.msg})") from None
-            if not isinstance(row, dict):
-                raise DataFormatError(path, number, "expected a JSON object per line")
-            for key in required:
-                if key not in row:
-                    raise DataFormatError(path, number, f"missing field {key!r}")
-            if not isinstance(row["_id"], (str, int)):
-                raise DataFormatError(path, number, "field '_id' must be a string")
-            rows.append(row)
+    text = read_data_text(path, "BEIR file", 'Each line of a BEIR .jsonl file is an object {"_id": …, "text": …}')
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataFormatError(path, number, f"not valid JSON ({exc.msg})") from None
+        if not isinstance(row, dict):
+            raise DataFormatError(path, number, "expected a JSON object per line")
+        for key in required:
+            if key not in row:
+                raise DataFormatError(path, number, f"missing field {key!r}")
+        if not isinstance(row["_id"], (str, int)):
+            raise DataFormatError(path, number, "field '_id' must be a string")
+        rows.append(row)
     if not rows:
         raise DataFormatError(path, None, "file has no rows")
     return rows
@@ -95,25 +96,25 @@ def load_beir(folder: str | Path, split: str = "test") -> RetrievalSet:
     if not qrels_path.is_file():
         raise InputFileError(qrels_path, "file is missing", f"A BEIR folder needs qrels/{split}.tsv")
     qrels: dict[str, dict[str, float]] = {}
-    with qrels_path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            parts = line.rstrip("\n").split("\t")
-            if not line.strip():
-                continue
-            if number == 1 and parts[0].strip().lower() in ("query-id", "query_id", "qid"):
-                continue
-            if len(parts) != 3:
-                raise DataFormatError(qrels_path, number, f"expected 3 tab-separated fields (query-id, corpus-id, score), found {len(parts)}")
-            qid, did, score = (p.strip() for p in parts)
-            try:
-                value = float(score)
-            except ValueError:
-                raise DataFormatError(qrels_path, number, f"score {score!r} is not a number") from None
-            if qid not in queries:
-                raise DataFormatError(qrels_path, number, f"query id {qid!r} is not in queries.jsonl")
-            if did not in corpus:
-                raise DataFormatError(qrels_path, number, f"corpus id {did!r} is not in corpus.jsonl")
-            qrels.setdefault(qid, {})[did] = value
+    qrels_text = read_data_text(qrels_path, "BEIR qrels file", "A qrels file has lines query-id<TAB>corpus-id<TAB>score")
+    for number, line in enumerate(qrels_text.split("\n"), start=1):
+        parts = line.rstrip("\n").split("\t")
+        if not line.strip():
+            continue
+        if number == 1 and parts[0].strip().lower() in ("query-id", "query_id", "qid"):
+            continue
+        if len(parts) != 3:
+            raise DataFormatError(qrels_path, number, f"expected 3 tab-separated fields (query-id, corpus-id, score), found {len(parts)}")
+        qid, did, score = (p.strip() for p in parts)
+        try:
+            value = float(score)
+        except ValueError:
+            raise DataFormatError(qrels_path, number, f"score {score!r} is not a number") from None
+        if qid not in queries:
+            raise DataFormatError(qrels_path, number, f"query id {qid!r} is not in queries.jsonl")
+        if did not in corpus:
+            raise DataFormatError(qrels_path, number, f"corpus id {did!r} is not in corpus.jsonl")
+        qrels.setdefault(qid, {})[did] = value
     if not qrels:
         raise DataFormatError(qrels_path, None, "no judgments found")
     pools = {
@@ -165,20 +166,30 @@ def read_relic_json(path: Path) -> dict:
     if not path.is_file():
         raise InputFileError(path, "file is missing", "Pass a RELiC-format JSON file or a BEIR folder")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_data_text(path, "RELiC JSON file", "Pass a RELiC-format JSON file or a BEIR folder"))
     except json.JSONDecodeError as exc:
         raise DataFormatError(path, exc.lineno, f"not valid JSON ({exc.msg})") from None
     if not isinstance(data, dict) or "books" not in data or "examples" not in data:
         raise DataFormatError(path, None, "expected an object with 'books' and 'examples'", "See README, 'RELiC-format JSON'")
+    if not isinstance(data["books"], dict) or not isinstance(data["examples"], list):
+        raise DataFormatError(path, None, "'books' must be an object (name → book) and 'examples' a list",
+                              "See README, 'RELiC-format JSON'")
     for book, info in data["books"].items():
-        if not isinstance(info, dict) or not isinstance(info.get("sentences"), list):
-            raise DataFormatError(path, None, f"book {book!r} has no 'sentences' list")
+        if not isinstance(info, dict) or not isinstance(info.get("sentences"), list) or not all(
+                isinstance(x, str) for x in info["sentences"]):
+            raise DataFormatError(path, None, f"book {book!r} has no 'sentences' list of strings")
     for i, ex in enumerate(data["examples"]):
+        if not isinstance(ex, dict):
+            raise DataFormatError(path, None, f"example {i} is a JSON {type(ex).__name__}, not an object")
         for key in ("id", "book", "left", "right", "quote_start", "quote_len"):
             if key not in ex:
                 raise DataFormatError(path, None, f"example {i} has no field {key!r}")
-        if ex["book"] not in data["books"]:
+        if not isinstance(ex["book"], str) or ex["book"] not in data["books"]:
             raise DataFormatError(path, None, f"example {i} names book {ex['book']!r}, which is not in 'books'")
+        if not all(isinstance(side, list) and all(isinstance(x, str) for x in side) for side in (ex["left"], ex["right"])):
+            raise DataFormatError(path, None, f"example {i}: 'left' and 'right' must be lists of sentences")
+        if not all(isinstance(ex[k], int) and not isinstance(ex[k], bool) for k in ("quote_start", "quote_len")):
+            raise DataFormatError(path, None, f"example {i}: 'quote_start' and 'quote_len' must be whole numbers")
         n = len(data["books"][ex["book"]]["sentences"])
         if not (1 <= int(ex["quote_len"]) <= MAX_WINDOW) or not (0 <= int(ex["quote_start"]) <= n - int(ex["quote_len"])):
             raise DataFormatError(path, None, f"example {i} has quote_start/quote_len outside its book ({n} sentences, 1 to {MAX_WINDOW} long)")

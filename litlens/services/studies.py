@@ -4,6 +4,7 @@ agreement, export, merge, QA-metric meta-evaluation and the LLM judge."""
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from litlens.studies.judgments import parse_scale, read_judgments_csv
 from litlens.studies.likert import likert_items, read_answers, read_literaryqa
 from litlens.studies.overlap import first_compatible, options_overlap
 from litlens.studies.proxy import proxy_items_from_beir, too_few_distractors
+from litlens.text.datafile import read_data_text
 
 EXPORT_COLUMNS = ["study", "item_id", "annotator", "label", "gold_position", "correct", "options_shown",
                   "option_texts", "created_at", "duration_ms", "note", "judgment_uid", "origin"]
@@ -159,7 +161,7 @@ def assign(project_path: str | Path, study: str, annotators: list[str], overlap:
         raise StudyError(f"an annotator is named twice in {','.join(annotators)}")
     if not 1 <= overlap <= len(annotators):
         raise StudyError(f"--overlap must be between 1 and the number of annotators ({len(annotators)}), not {overlap}")
-    with open_project(project_path) as project:
+    with open_project(project_path, create=False) as project:
         store = StudyStore(project)
         rec = store.study(study)
         store.add_annotators(rec.id, annotators, kind)
@@ -174,13 +176,13 @@ def assign(project_path: str | Path, study: str, annotators: list[str], overlap:
 
 # ---------------------------------------------------------------- listing
 def list_studies(project_path: str | Path) -> list[dict]:
-    with open_project(project_path) as project:
+    with open_project(project_path, readonly=True) as project:
         store = StudyStore(project)
         return [_status(store, s) for s in store.studies()]
 
 
 def study_status(project_path: str | Path, study: str) -> dict:
-    with open_project(project_path) as project:
+    with open_project(project_path, readonly=True) as project:
         store = StudyStore(project)
         return _status(store, store.study(study))
 
@@ -188,7 +190,7 @@ def study_status(project_path: str | Path, study: str) -> dict:
 def study_items(project_path: str | Path, study: str) -> list[dict]:
     """A proxy study's items exactly as shown: item id, BEIR query id (None for pinned evidence),
     the analysis text the annotator reads, and the options in shown order (1-based positions)."""
-    with open_project(project_path) as project:
+    with open_project(project_path, readonly=True) as project:
         store = StudyStore(project)
         rec = _proxy_study(store, study, "list its items")
         return [{"item_id": str(item.id), "query_id": _query_id(item), "context": item.data.get("context", ""),
@@ -201,7 +203,7 @@ def check_study(project_path: str | Path, study: str) -> dict:
     """Items of a stored proxy study whose options share a sentence or a run of 8 words
     (studies made before this check existed can have them): per item, which options
     (1-based, as shown) and the shared text."""
-    with open_project(project_path) as project:
+    with open_project(project_path, readonly=True) as project:
         store = StudyStore(project)
         rec = _proxy_study(store, study, "check its options")
         items = store.items(rec.id)
@@ -419,8 +421,15 @@ def review_numbers(st: StudyTable) -> dict:
     return {"raters": raters, "disagreements": disagreements, "support": support}
 
 
+def check_bootstrap(n_boot: int) -> None:
+    if n_boot < 0:
+        raise LitLensError(f"--bootstrap {n_boot}: the number of bootstrap replicates is 0 (no intervals) or more, "
+                           "e.g. --bootstrap 1000")
+
+
 def study_agreement(project_path: str | Path, study: str, *, n_boot: int = 1000, seed: int = 0) -> ag.AgreementSummary:
-    with open_project(project_path) as project:
+    check_bootstrap(n_boot)
+    with open_project(project_path, readonly=True) as project:
         store = StudyStore(project)
         st = study_table(store, store.study(study))
     return ag.summarize(st.table, level=st.level, cohen_weights=st.weights, gold=st.gold or None, n_boot=n_boot, seed=seed)
@@ -431,6 +440,7 @@ def agreement_from_csv(path: str | Path, *, kind: str = "nominal", scale: str | 
     """Agreement of any ``item_id,annotator,label`` CSV (see :mod:`litlens.studies.judgments`)."""
     if kind not in ag.LEVELS:
         raise LitLensError(f"--kind must be one of {', '.join(ag.LEVELS)}, not {kind!r}")
+    check_bootstrap(n_boot)
     scale_list = parse_scale(scale)
     rows = read_judgments_csv(path, scale=scale_list, numeric=kind != "nominal" and scale_list is None)
     table = ag.RatingTable.from_triples(((r.item_id, r.annotator, r.label) for r in rows), categories=scale_list)
@@ -447,10 +457,11 @@ def export_study(project_path: str | Path, study: str, output: str | Path, *, n_
     With ``all_events`` the CSV is the whole log instead: every answer, skip and undo, with
     ``event`` and ``undoes`` columns (agreement.json still describes the standing answers).
     """
+    check_bootstrap(n_boot)
     output = Path(output)
     if not output.parent.exists():
         raise LitLensError(f"{output}: the folder {output.parent} does not exist; create it first")
-    with open_project(project_path) as project:
+    with open_project(project_path, readonly=True) as project:
         store = StudyStore(project)
         rec = store.study(study)
         events = store.events(rec.id)
@@ -485,49 +496,83 @@ def merge(project_path: str | Path, files: list[str | Path]) -> dict:
     """Merge studies' judgments from other project files or exported judgment CSVs.
 
     Events are identified by their uid: one already present is a duplicate and is skipped.
-    A conflict is an (item, annotator) whose standing answers differ between the files;
-    the later judgment stands and every conflict is reported.
+    A conflict is an (item, annotator) whose standing answers differ between the files, or
+    between a file and the project merged into (its standing answer before the merge); the
+    later judgment stands and every conflict is reported. All or nothing: a bad file or row
+    anywhere leaves the project as it was.
     """
     report = {"files": [], "added": 0, "duplicates": 0, "conflicts": []}
-    per_source: dict[tuple[str, str, str], dict[str, object]] = defaultdict(dict)
+    per_source: dict[tuple[str, str, str], dict[str, object]] = _TargetAnswers(project_path)
     with open_project(project_path) as project:
         store = StudyStore(project)
-        for f in files:
-            f = Path(f)
-            if not f.is_file():
-                raise LitLensError(f"{f}: no such file to merge")
-            with open(f, "rb") as fh:
-                is_sqlite = fh.read(16) == b"SQLite format 3\x00"
-            added = dup = 0
-            if is_sqlite:
-                bundles = read_study_file(str(f))
-                if not bundles:
-                    raise StudyError(f"{f}: this project file has no studies to merge")
-                for name, bundle in bundles.items():
-                    sid = _ensure_study(store, name, bundle)
-                    by_key = {i.key: i.id for i in store.items(sid)}
-                    for e in bundle["events"]:
-                        if e.item_key not in by_key:
-                            raise StudyError(f"{f}: item {e.item_key!r} of study {name!r} is not in {project_path}")
-                        if store.has_uid(e.uid):
-                            dup += 1
-                            continue
-                        store.record(sid, by_key[e.item_key], e.annotator, e.event, value=e.value, note=e.note,
-                                     options_shown=e.options_shown, duration_ms=e.duration_ms, undoes=e.undoes,
-                                     uid=e.uid, created_at=e.created_at, origin=e.origin or str(f))
-                        added += 1
-                    for (key, ann), e in effective_judgments(bundle["events"]).items():
-                        per_source[(name, key, ann)][str(f)] = e.value
-            else:
-                a, d = _merge_csv(store, f, per_source)
-                added, dup = a, d
-            report["files"].append({"file": str(f), "added": added, "duplicates": dup})
-            report["added"] += added
-            report["duplicates"] += dup
+        per_source.store = store
+        with project.atomic():  # all or nothing
+            for f in files:
+                f = Path(f)
+                if not f.is_file():
+                    raise LitLensError(f"{f}: no such file to merge")
+                with open(f, "rb") as fh:
+                    is_sqlite = fh.read(16) == b"SQLite format 3\x00"
+                added = dup = 0
+                if is_sqlite:
+                    if f.resolve() == Path(project_path).resolve():
+                        raise StudyError(f"{f}: this is the project being merged into; merge other annotators' files")
+                    bundles = read_study_file(str(f))
+                    if not bundles:
+                        raise StudyError(f"{f}: this project file has no studies to merge")
+                    for name, bundle in bundles.items():
+                        sid = _ensure_study(store, name, bundle)
+                        per_source.remember(name)
+                        by_key = {i.key: i.id for i in store.items(sid)}
+                        for e in bundle["events"]:
+                            if e.item_key not in by_key:
+                                raise StudyError(f"{f}: item {e.item_key!r} of study {name!r} is not in {project_path}")
+                            if store.has_uid(e.uid):
+                                dup += 1
+                                continue
+                            store.record(sid, by_key[e.item_key], e.annotator, e.event, value=e.value, note=e.note,
+                                         options_shown=e.options_shown, duration_ms=e.duration_ms, undoes=e.undoes,
+                                         uid=e.uid, created_at=e.created_at, origin=e.origin or str(f))
+                            added += 1
+                        for (key, ann), e in effective_judgments(bundle["events"]).items():
+                            per_source[(name, key, ann)][str(f)] = e.value
+                else:
+                    a, d = _merge_csv(store, f, per_source)
+                    added, dup = a, d
+                report["files"].append({"file": str(f), "added": added, "duplicates": dup})
+                report["added"] += added
+                report["duplicates"] += dup
     for (name, key, ann), values in sorted(per_source.items()):
         if len({json.dumps(v) for v in values.values()}) > 1:
             report["conflicts"].append({"study": name, "item_id": key, "annotator": ann, "values": values})
     return report
+
+
+class _TargetAnswers(defaultdict):
+    """(study, item, annotator) → {source: standing answer}. The first time a study is touched,
+    the project's own standing answers are added as one more source, so an answer a file
+    would replace is reported as a conflict too."""
+
+    def __init__(self, project_path: str | Path):
+        super().__init__(dict)
+        self.label = f"{project_path} (before the merge)"
+        self.store: StudyStore | None = None
+        self._seen: set[str] = set()
+        self._standing: dict[tuple[str, str, str], object] = {}
+
+    def remember(self, study: str) -> None:
+        if study in self._seen or self.store is None:
+            return
+        self._seen.add(study)
+        rec = self.store.study(study)
+        for (key, annotator), e in effective_judgments(self.store.events(rec.id)).items():
+            self._standing[(study, key, annotator)] = e.value
+
+    def __missing__(self, cell: tuple[str, str, str]) -> dict[str, object]:
+        values = self[cell] = {}
+        if cell in self._standing:
+            values[self.label] = self._standing[cell]
+        return values
 
 
 def _ensure_study(store: StudyStore, name: str, bundle: dict) -> int:
@@ -549,22 +594,32 @@ def _ensure_study(store: StudyStore, name: str, bundle: dict) -> int:
 
 def _merge_csv(store: StudyStore, path: Path, per_source: dict) -> tuple[int, int]:
     added = dup = 0
-    with open(path, newline="", encoding="utf-8-sig") as fh:
+    fix = "Merge project files, or CSVs written by `litlens study export`"
+    text = read_data_text(path, "judgments CSV", fix)
+    with io.StringIO(text, newline="") as fh:
         reader = csv.DictReader(fh)
         need = ["study", "item_id", "annotator", "label", "judgment_uid", "created_at"]
-        missing = [c for c in need if c not in (reader.fieldnames or [])]
-        if missing:
-            raise DataFormatError(path, 1, f"missing column(s) {', '.join(missing)}",
-                                  "Merge project files, or CSVs written by `litlens study export`")
+        try:
+            missing = [c for c in need if c not in (reader.fieldnames or [])]
+            if missing:
+                raise DataFormatError(path, 1, f"missing column(s) {', '.join(missing)}", fix)
+            rows = []
+            for r in reader:
+                rows.append((reader.line_num, {k: unescape_cell(v) if isinstance(v, str) else v for k, v in r.items()}))
+        except csv.Error as exc:
+            raise DataFormatError(path, reader.line_num, f"the row cannot be read as CSV ({exc})", fix) from None
         studies: dict[str, tuple[StudyRecord, dict[str, int], set[str]]] = {}
-        rows = [{k: unescape_cell(v) if isinstance(v, str) else v for k, v in r.items()} for r in reader]
-        for n, row in enumerate(rows, start=2):
+        for n, row in rows:
+            short = [c for c in need if row.get(c) is None]
+            if short:
+                raise DataFormatError(path, n, f"the row has no cell for {', '.join(short)}", fix)
             name = row["study"]
             if name not in studies:
                 try:
                     rec = store.study(name)
                 except StudyError as exc:
                     raise DataFormatError(path, n, str(exc)) from exc
+                per_source.remember(name)
                 studies[name] = (rec, {i.key: i.id for i in store.items(rec.id)}, {a[1] for a in store.annotators(rec.id)})
             rec, by_key, anns = studies[name]
             from litlens.studies.judgments import parse_label
@@ -577,16 +632,35 @@ def _merge_csv(store: StudyStore, path: Path, per_source: dict) -> tuple[int, in
                                       "Add them first with `litlens study assign`")
             if label not in rec.scale:
                 raise DataFormatError(path, n, f"label {row['label']!r} is outside the scale {rec.scale}")
+            duration_ms, options_shown = _merge_cells(path, n, row)
             per_source[(name, row["item_id"], row["annotator"])][str(path)] = label
             if store.has_uid(row["judgment_uid"]):
                 dup += 1
                 continue
             store.record(rec.id, by_key[row["item_id"]], row["annotator"], "answer", value=label,
-                         note=row.get("note") or "", duration_ms=int(row["duration_ms"]) if row.get("duration_ms") else None,
-                         options_shown=json.loads(row["options_shown"]) if row.get("options_shown") else [],
+                         note=row.get("note") or "", duration_ms=duration_ms, options_shown=options_shown,
                          uid=row["judgment_uid"], created_at=row["created_at"], origin=row.get("origin") or str(path))
             added += 1
     return added, dup
+
+
+def _merge_cells(path: Path, line: int, row: dict) -> tuple[int | None, list]:
+    """The duration_ms and options_shown cells of a judgments CSV row, checked."""
+    duration = (row.get("duration_ms") or "").strip()
+    try:
+        duration_ms = int(duration) if duration else None
+    except ValueError:
+        raise DataFormatError(path, line, f"duration_ms {duration!r} is not a whole number of milliseconds",
+                              "Leave it empty or write e.g. 5400") from None
+    shown = (row.get("options_shown") or "").strip()
+    try:
+        options_shown = json.loads(shown) if shown else []
+    except ValueError:
+        options_shown = None
+    if not isinstance(options_shown, list) or not all(isinstance(o, (str, int)) for o in options_shown):
+        raise DataFormatError(path, line, f"options_shown {shown[:60]!r} is not a JSON list of option ids",
+                              'Leave it empty or write e.g. ["d3", "d1", "d2"] as `litlens study export` does')
+    return duration_ms, options_shown
 
 
 # ---------------------------------------------------------------- QA metrics
@@ -618,7 +692,7 @@ def _ratings(ratings: str, project_path: str | Path | None) -> dict[tuple[str, s
     else:
         if project_path is None:
             raise LitLensError(f"--ratings {ratings!r}: pass -p PROJECT for a study name, or a judgments CSV file")
-        with open_project(project_path) as project:
+        with open_project(project_path, readonly=True) as project:
             store = StudyStore(project)
             rec = store.study(ratings)
             if rec.kind != LIKERT:

@@ -9,10 +9,12 @@ errors naming the line.
 from __future__ import annotations
 
 import csv
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from litlens.errors import DataFormatError, InputFileError
+from litlens.errors import DataFormatError, InputFileError, LitLensError
+from litlens.text.datafile import read_data_text
 
 REQUIRED = ("item_id", "annotator", "label")
 
@@ -45,12 +47,22 @@ def parse_scale(text: str | None) -> list | None:
         return None
     text = text.strip()
     if "," not in text and "-" in text[1:]:
-        lo, hi = text.split("-", 1) if not text.startswith("-") else (text, "")
+        cut = text.index("-", 1)  # "1-5", "-2-2"
+        lo, hi = text[:cut], text[cut + 1:]
         try:
-            return list(range(int(lo), int(hi) + 1))
+            low, high = int(lo), int(hi)
         except ValueError:
             pass
-    return [parse_label(t) for t in text.split(",") if t.strip()]
+        else:
+            if low > high:
+                raise LitLensError(f"--scale {text}: a range goes from the lowest label to the highest; "
+                                   f"write {high}-{low}")
+            if low < high:
+                return list(range(low, high + 1))
+    labels = [parse_label(t) for t in text.split(",") if t.strip()]
+    if len(labels) < 2 or len(set(labels)) != len(labels):
+        raise LitLensError(f"--scale {text}: give at least two different labels in order, e.g. 1-5 or low,mid,high")
+    return labels
 
 
 def read_judgments_csv(
@@ -67,16 +79,20 @@ def read_judgments_csv(
     rows: list[JudgmentRow] = []
     seen: dict[tuple[str, str], int] = {}
     scale_set = set(scale) if scale is not None else None
-    with open(path, newline="", encoding="utf-8-sig") as fh:
+    text = read_data_text(path, "judgments CSV", "Pass a CSV with the columns item_id,annotator,label")
+    with io.StringIO(text, newline="") as fh:
         reader = csv.DictReader(fh)
-        header = reader.fieldnames or []
+        try:
+            header = reader.fieldnames or []
+        except csv.Error as exc:
+            raise DataFormatError(path, 1, f"the header cannot be read as CSV ({exc})") from None
         missing = [c for c in REQUIRED if c not in header]
         if missing:
             raise DataFormatError(
                 path, 1, f"missing column(s) {', '.join(missing)} (found: {', '.join(header) or 'nothing'})",
                 "The first line must name the columns item_id,annotator,label (extra columns are ignored)",
             )
-        for record in reader:
+        for record in _records(path, reader):
             line = reader.line_num
             if None in record:
                 raise DataFormatError(path, line, "more cells than header columns", "Quote cells that contain commas")
@@ -106,3 +122,15 @@ def read_judgments_csv(
     if not rows:
         raise DataFormatError(path, None, "no judgments in the file", "Add rows item_id,annotator,label below the header")
     return rows
+
+
+def _records(path: Path, reader: csv.DictReader):
+    """The reader's rows; a row the csv module cannot parse is an error naming its line."""
+    while True:
+        try:
+            yield next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise DataFormatError(path, reader.line_num, f"the row cannot be read as CSV ({exc})",
+                                  "Check the quoting of this row's cells") from None

@@ -11,12 +11,17 @@ JSONL (one ``{"question_id": …, "system": …, "answer": …}`` per line).
 from __future__ import annotations
 
 import csv
+import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from litlens.errors import DataFormatError, InputFileError
 from litlens.studies.items import StudyItem
+from litlens.text.datafile import read_data_text
+
+LITERARYQA_FIX = "Pass a LiteraryQA split such as ../shared/data/literaryqa/test.jsonl: one book record a line"
+ANSWERS_FIX = "Pass a CSV (question_id,system,answer) or JSONL file of system answers"
 
 
 @dataclass(frozen=True)
@@ -41,19 +46,28 @@ def read_literaryqa(path: str | Path) -> dict[str, QAPair]:
     if not path.is_file():
         raise InputFileError(path, "no such LiteraryQA file", "Pass a LiteraryQA split such as ../shared/data/literaryqa/test.jsonl")
     out: dict[str, QAPair] = {}
-    with open(path, encoding="utf-8") as fh:
-        for line_no, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                book = json.loads(line)
-                book_id = str(book.get("gutenberg_id") or book["document_id"])
-                for n, qa in enumerate(book["qas"]):
-                    qid = f"{book_id}-{n}"
-                    out[qid] = QAPair(qid, book.get("title", ""), qa["question"], list(qa["answers"]), book.get("summary", ""))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise DataFormatError(path, line_no, f"not a LiteraryQA book record ({exc.__class__.__name__}: {exc})",
-                                      "Each line is a book with gutenberg_id, title, summary and qas") from exc
+    text = read_data_text(path, "LiteraryQA file", LITERARYQA_FIX)
+    for line_no, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            book = json.loads(line)
+            if not isinstance(book, dict):
+                raise TypeError(f"a JSON {type(book).__name__}, not an object")
+            book_id = str(book.get("gutenberg_id") or book["document_id"])
+            if not isinstance(book["qas"], list):
+                raise TypeError("'qas' is not a list")
+            for n, qa in enumerate(book["qas"]):
+                if not isinstance(qa, dict) or not isinstance(qa["answers"], list):
+                    raise TypeError(f"question {n} is not an object with a list of answers")
+                qid = f"{book_id}-{n}"
+                out[qid] = QAPair(qid, str(book.get("title", "")), str(qa["question"]), [str(a) for a in qa["answers"]],
+                                  str(book.get("summary", "")))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise DataFormatError(path, line_no, f"not a LiteraryQA book record ({exc.__class__.__name__}: {exc})",
+                                  "Each line is a book with gutenberg_id, title, summary and qas") from exc
+    if not out:
+        raise DataFormatError(path, None, "no LiteraryQA questions in the file", LITERARYQA_FIX)
     return out
 
 
@@ -63,26 +77,28 @@ def read_answers(path: str | Path, questions: dict[str, QAPair] | None = None) -
     if not path.is_file():
         raise InputFileError(path, "no such answers file", "Pass a CSV (question_id,system,answer) or JSONL file")
     records: list[tuple[int, dict]] = []
+    text = read_data_text(path, "answers file", ANSWERS_FIX)
     if path.suffix.lower() in (".jsonl", ".json"):
-        with open(path, encoding="utf-8") as fh:
-            for line_no, line in enumerate(fh, start=1):
-                if line.strip():
-                    try:
-                        obj = json.loads(line)
-                    except ValueError as exc:
-                        raise DataFormatError(path, line_no, f"not JSON ({exc})") from exc
-                    if not isinstance(obj, dict):
-                        raise DataFormatError(path, line_no, "expected a JSON object")
-                    records.append((line_no, obj))
+        for line_no, line in enumerate(text.split("\n"), start=1):
+            if line.strip():
+                try:
+                    obj = json.loads(line)
+                except ValueError as exc:
+                    raise DataFormatError(path, line_no, f"not JSON ({exc})") from exc
+                if not isinstance(obj, dict):
+                    raise DataFormatError(path, line_no, "expected a JSON object")
+                records.append((line_no, obj))
     else:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            reader = csv.DictReader(fh)
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        try:
             missing = [c for c in ("question_id", "system", "answer") if c not in (reader.fieldnames or [])]
             if missing:
                 raise DataFormatError(path, 1, f"missing column(s) {', '.join(missing)}",
                                       "The header must be question_id,system,answer")
             for row in reader:
                 records.append((reader.line_num, row))
+        except csv.Error as exc:
+            raise DataFormatError(path, reader.line_num, f"the row cannot be read as CSV ({exc})") from None
     answers: list[SystemAnswer] = []
     seen: dict[tuple[str, str], int] = {}
     for line_no, obj in records:

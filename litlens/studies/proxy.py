@@ -11,6 +11,7 @@ seed's tuning) or by the dense encoder that share no text with the gold or with 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import random
 import warnings
@@ -22,6 +23,7 @@ import numpy as np
 from litlens.errors import DataFormatError, InputFileError, LitLensError, LitLensWarning
 from litlens.studies.items import ItemBuild, Option, SkippedItem, StudyItem
 from litlens.studies.overlap import RUN, first_compatible
+from litlens.text.datafile import read_data_text
 
 Progress = Callable[[float, str], None]
 MASK = "[masked sentence(s)]"
@@ -35,30 +37,36 @@ def read_beir(folder: str | Path) -> tuple[dict[str, str], dict[str, str], dict[
         if not path.is_file():
             raise InputFileError(path, f"BEIR {name} file missing", "A BEIR folder holds queries.jsonl, corpus.jsonl and qrels/test.tsv")
 
+    fix = 'Each line of a BEIR .jsonl file is an object {"_id": …, "text": …}'
+
     def jsonl(path: Path) -> dict[str, str]:
         out = {}
-        with open(path, encoding="utf-8") as fh:
-            for line_no, line in enumerate(fh, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                    out[str(obj["_id"])] = " ".join(x for x in (obj.get("title") or "", obj["text"]) if x).strip()
-                except (ValueError, KeyError, TypeError) as exc:
-                    raise DataFormatError(path, line_no, f"not a BEIR record ({exc})", 'Each line needs {"_id": …, "text": …}') from exc
+        for line_no, line in enumerate(read_data_text(path, "BEIR file", fix).split("\n"), start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+                if not isinstance(obj, dict):
+                    raise TypeError(f"a JSON {type(obj).__name__}, not an object")
+                if not isinstance(obj["text"], str) or not isinstance(obj.get("title") or "", str):
+                    raise TypeError("'text' and 'title' must be strings")
+                out[str(obj["_id"])] = " ".join(x for x in (obj.get("title") or "", obj["text"]) if x).strip()
+            except (ValueError, KeyError, TypeError) as exc:
+                raise DataFormatError(path, line_no, f"not a BEIR record ({exc.__class__.__name__}: {exc})", fix) from exc
         return out
 
     queries, corpus = jsonl(paths["queries"]), jsonl(paths["corpus"])
     qrels: dict[str, dict[str, int]] = {}
-    with open(paths["qrels"], newline="", encoding="utf-8") as fh:
-        for line_no, row in enumerate(csv.reader(fh, delimiter="\t"), start=1):
+    qrels_text = read_data_text(paths["qrels"], "BEIR qrels file", "A qrels file has lines query-id<TAB>corpus-id<TAB>score")
+    with io.StringIO(qrels_text, newline="") as fh:
+        for line_no, row in enumerate(csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE), start=1):
             if not row or (line_no == 1 and row[0] == "query-id"):
                 continue
             if len(row) < 3:
                 raise DataFormatError(paths["qrels"], line_no, "expected query-id, corpus-id, score separated by tabs")
             try:
                 score = int(float(row[2]))
-            except ValueError as exc:
+            except (ValueError, OverflowError) as exc:
                 raise DataFormatError(paths["qrels"], line_no, f"score {row[2]!r} is not a number") from exc
             if row[1] not in corpus:
                 raise DataFormatError(paths["qrels"], line_no, f"document {row[1]!r} is not in corpus.jsonl")

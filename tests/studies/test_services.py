@@ -150,7 +150,8 @@ def test_merge_detects_duplicates_and_reports_conflicts(proxy_project, tmp_path)
     assert report["added"] == 1
     assert len(report["conflicts"]) == 1
     conflict = report["conflicts"][0]
-    assert conflict["annotator"] == "A" and sorted(conflict["values"].values()) == [1, 3]
+    # the lead's standing answer (1, merged before) is a source too
+    assert conflict["annotator"] == "A" and sorted(conflict["values"].values()) == [1, 1, 3]
 
 
 def test_merge_of_exported_csv_and_unknown_annotator(proxy_project, tmp_path):
