@@ -67,12 +67,17 @@ def _open(window, target: Path | None) -> None:
 
 
 def _pick_example_quote(window) -> None:
-    """For screenshots: select the first explicit quotation on screen so the inspector shows one."""
+    """For screenshots: select the first explicit quotation on screen so the inspector shows one;
+    when none is on screen (a title page), show the book's first explicit quotation."""
     state = window.state
     view = window.reader.view
     rows = [r for r in view.highlighted if r.quotation.type == "explicit"] or view.highlighted
     if rows:
         state.select(rows[0])
+    elif state.session is not None:
+        first = next((r for r in state.session.quotes if r.quotation.type == "explicit"), None)
+        if first is not None:
+            state.show_quote(first)
 
 
 def run(target: str | None = None, *, screenshot: str | None = None, panel: str = "window",
@@ -110,10 +115,14 @@ def run(target: str | None = None, *, screenshot: str | None = None, panel: str 
             app.processEvents()
             if panel in window.docks:  # a tabbed dock is drawn only when it is the visible tab
                 window.docks[panel].raise_()
-                app.processEvents()
-            widget = {"window": window, "reader": window.reader}.get(panel) or window.docks[panel].widget()
+                app.processEvents()  # a panel that loads when its tab is first chosen does so now,
+                app.processEvents()  # and its layout follows what it loaded
+            # with --size the picture is the whole window at that size, the panel at the front;
+            # without it, the panel alone
+            whole = panel == "window" or size is not None
+            widget = window if whole else ({"reader": window.reader}.get(panel) or window.docks[panel].widget())
             image = widget.grab().toImage()
-            if panel == "window" and size is not None and (image.width(), image.height()) != size:
+            if whole and size is not None and (image.width(), image.height()) != size:
                 from PySide6.QtCore import Qt
 
                 # a high-density screen grabs device pixels: the file is still W×H as asked

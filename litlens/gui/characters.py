@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from litlens.services.editing import GENDERS
+from litlens.gui.lazy import WhenShown
 from litlens.gui.state import BookState
 from litlens.gui.style import signals_blocked
 
@@ -86,9 +87,10 @@ class CharacterPanel(QWidget):
         self.search.textChanged.connect(self._apply_search)
         self._rows_timer = QTimer(self, singleShot=True, interval=0, timeout=self.table.resizeRowsToContents)
         self.table.horizontalHeader().sectionResized.connect(self._on_section_resized)
-        state.book_changed.connect(self.refresh)
-        state.data_changed.connect(self.refresh)
-        self.refresh()
+        self.when_shown = WhenShown(self, self.refresh)  # a tab behind another refreshes when chosen
+        state.book_changed.connect(self.when_shown)
+        state.data_changed.connect(self.when_shown)
+        self.when_shown()
 
     # -- view -------------------------------------------------------------------------
     def refresh(self) -> None:

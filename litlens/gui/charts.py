@@ -6,7 +6,10 @@ speaker (the speaker filter, else the selected quotation's speaker) are marked w
 A click on a chapter bar filters the reader to that chapter; a click on a speaker's bar
 filters it to that character's speech. A chart short of room shows fewer labels (every
 k-th chapter, fewer names, no axis titles) instead of printing them over each other; below
-its minimum size the panel scrolls. Run alone: ``python -m litlens.gui.charts``.
+its minimum size the panel scrolls. The chapter axis counts chapters as every panel does;
+hovering a bar names the chapter by its heading (``chapter_label``) or the speaker, with the
+counts by type, and the marked chapter's heading is in the axis title.
+Run alone: ``python -m litlens.gui.charts``.
 """
 
 from __future__ import annotations
@@ -15,9 +18,12 @@ from collections import Counter
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtWidgets import QHBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QCursor, QFontMetrics
+from PySide6.QtWidgets import QHBoxLayout, QToolTip, QWidget
 
 from litlens.model import QUOTE_TYPES
+from litlens.gui.lazy import WhenShown
 from litlens.gui.state import BookState, Filters
 from litlens.gui.style import MARK_COLOUR, TYPE_COLOURS, TYPE_LABELS, tint
 
@@ -126,11 +132,14 @@ class ChartsPanel(QWidget):
         self._speaker_band = pg.BarGraphItem(x0=[], y=[], height=1.0, width=[], brush=tint(MARK_COLOUR, 110), pen=None)
         self.chapters_plot.scene().sigMouseClicked.connect(self._on_chapters_clicked)
         self.speakers_plot.scene().sigMouseClicked.connect(self._on_speakers_clicked)
-        state.book_changed.connect(self.refresh)
-        state.data_changed.connect(self.refresh)
-        state.filters_changed.connect(self.refresh)
+        self.chapters_plot.scene().sigMouseMoved.connect(self._on_chapters_hovered)
+        self.speakers_plot.scene().sigMouseMoved.connect(self._on_speakers_hovered)
+        self.when_shown = WhenShown(self, self.refresh)  # behind another tab: drawn when chosen
+        state.book_changed.connect(self.when_shown)
+        state.data_changed.connect(self.when_shown)
+        state.filters_changed.connect(self.when_shown)
         state.selection_changed.connect(self._on_selection_changed)
-        self.refresh()
+        self.when_shown()
 
     # -- room -----------------------------------------------------------------------------
     def _speaker_limit(self) -> int:
@@ -142,7 +151,7 @@ class ChartsPanel(QWidget):
         if show_titles != self.axis_titles_shown or not hasattr(self, "_titled"):
             self._titled = True
             self.axis_titles_shown = show_titles
-            for plot, bottom, left in ((self.chapters_plot, "chapter", "quotations"),
+            for plot, bottom, left in ((self.chapters_plot, self._chapter_axis_title(), "quotations"),
                                        (self.speakers_plot, self._speaker_unit(), "speaker" if self.spoken else "character")):
                 item = plot.getPlotItem()
                 if show_titles:
@@ -151,10 +160,27 @@ class ChartsPanel(QWidget):
                 else:
                     item.getAxis("bottom").showLabel(False)
                     item.getAxis("left").showLabel(False)
+        self._set_chapter_axis_title()  # the marked heading is cut to the chart's new width
         self._set_chapter_ticks()
 
     def _speaker_unit(self) -> str:
         return "quotations" if self.spoken else "mentions"
+
+    def _chapter_axis_title(self) -> str:
+        """"chapter", and the marked chapter by its own heading: "chapter · marked: 51 · Vol. III, Chapter XVI"
+        (cut short with "…" when the chart is too narrow for a long heading)."""
+        if self.marked_chapter is None or self.state.session is None:
+            return "chapter"
+        text = f"chapter · marked: {self.state.chapter_label(self.marked_chapter)}"
+        room = self.chapters_plot.getPlotItem().getViewBox().width() or self.chapters_plot.width()
+        metrics = QFontMetrics(self.chapters_plot.getAxis("bottom").label.font())
+        return metrics.elidedText(text, Qt.TextElideMode.ElideRight, max(120, int(room) - 20))
+
+    def _set_chapter_axis_title(self) -> None:
+        if self.axis_titles_shown:
+            axis = self.chapters_plot.getAxis("bottom")
+            axis.setLabel(self._chapter_axis_title())
+            axis.resizeEvent()  # pyqtgraph centres a label only on a resize, not when its text changes
 
     def _set_chapter_ticks(self) -> None:
         session = self.state.session
@@ -252,6 +278,7 @@ class ChartsPanel(QWidget):
         else:
             self.marked_chapter = None
             self._chapter_band.setOpts(x=[], height=[], width=1.0)
+        self._set_chapter_axis_title()
         names = [name for name, _ in self.speakers]
         if speaker in names:
             n = len(names)
@@ -261,6 +288,37 @@ class ChartsPanel(QWidget):
         else:
             self.marked_speaker = None
             self._speaker_band.setOpts(x0=[], y=[], height=1.0, width=[])
+
+    # -- hover ------------------------------------------------------------------------------
+    def chapter_tooltip(self, chapter: int) -> str:
+        """The chapter by its heading and what the bar counts, e.g. "51 · Vol. III, Chapter XVI\n23 quotations: 20 explicit, 3 anaphoric"."""
+        return f"{self.state.chapter_label(chapter)}\n" + _by_type(self.counts[chapter], self.state.filters.types)
+
+    def speaker_tooltip(self, name: str) -> str:
+        counts = dict(self.speaker_types).get(name)
+        if counts is None:
+            return name
+        if not self.spoken:
+            return f"{name}\n{int(counts[0]):,} mentions"
+        return f"{name}\n" + _by_type(counts, self.state.filters.types)
+
+    def _on_chapters_hovered(self, pos) -> None:
+        point = self.chapters_plot.getPlotItem().vb.mapSceneToView(pos)
+        chapter = self.chapter_at(point.x())
+        self._hover(self.chapters_plot, None if chapter is None else self.chapter_tooltip(chapter))
+
+    def _on_speakers_hovered(self, pos) -> None:
+        point = self.speakers_plot.getPlotItem().vb.mapSceneToView(pos)
+        name = self.speaker_at(point.y())
+        self._hover(self.speakers_plot, None if name is None else self.speaker_tooltip(name))
+
+    @staticmethod
+    def _hover(plot, text: str | None) -> None:
+        # pyqtgraph's scene answers Qt's tooltip events itself, so the tip is shown by hand
+        if text is None:
+            QToolTip.hideText()
+        else:
+            QToolTip.showText(QCursor.pos(), text, plot)
 
     # -- clicks -----------------------------------------------------------------------------
     def chapter_at(self, x: float) -> int | None:
@@ -284,6 +342,14 @@ class ChartsPanel(QWidget):
         name = self.speaker_at(point.y())
         if name is not None and self.spoken:
             self.state.set_filters(speaker=name)
+
+
+def _by_type(counts, types: frozenset[str]) -> str:
+    """"23 quotations: 20 explicit, 3 anaphoric" for the shown types (types with none left out)."""
+    parts = [(int(counts[t]), TYPE_LABELS[q].lower()) for t, q in enumerate(QUOTE_TYPES) if q in types]
+    total = sum(n for n, _ in parts)
+    detail = ", ".join(f"{n:,} {label}" for n, label in parts if n)
+    return f"{total:,} quotation{'' if total == 1 else 's'}" + (f": {detail}" if detail else "")
 
 
 if __name__ == "__main__":

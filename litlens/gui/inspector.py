@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from litlens.model import QUOTE_TYPES
 from litlens.services.session import QuoteRow
 from litlens.gui.state import BookState
-from litlens.gui.style import TYPE_COLOURS, TYPE_LABELS, signals_blocked
+from litlens.gui.style import TYPE_COLOURS, TYPE_LABELS, WrappedLabel, signals_blocked
 
 NOBODY = "— unknown —"
 _NAVIGATION_KEYS = {Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home,
@@ -113,19 +113,18 @@ class QuoteInspector(QWidget):
         self.state = state
         self.row: QuoteRow | None = None
         self._shown: int | None = None  # id of the quotation the speaker box was filled for
-        self.heading = QLabel("Click a quotation in the text")
-        self.heading.setWordWrap(True)
+        # wrapped labels that keep the panel its real height: a laptop's dock shows the buttons
+        self.heading = WrappedLabel("Click a quotation in the text")
         self.type_box = QComboBox()
         for quote_type in QUOTE_TYPES:
             self.type_box.addItem(TYPE_LABELS[quote_type], quote_type)
         self.speaker_box = SpeakerBox()
         self.speaker_box.setToolTip("Type part of a name, then Enter; or pick from the list")
-        self.referring = QLabel()
-        self.addressees = QLabel()
-        self.chapter = QLabel()
-        self.origin = QLabel()
+        self.referring = WrappedLabel()
+        self.addressees = WrappedLabel()
+        self.chapter = WrappedLabel()  # "1 · Chapter I. Mrs. Rachel Lynde is Surprised" wraps, not widens
+        self.origin = WrappedLabel()
         for label in (self.referring, self.addressees, self.origin):
-            label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.parts = QTextBrowser()
         self.parts.setMinimumHeight(72)

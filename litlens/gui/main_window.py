@@ -24,6 +24,7 @@ from litlens.services.session import BookSession
 from litlens.gui.characters import CharacterPanel
 from litlens.gui.charts import ChartsPanel
 from litlens.gui.inspector import QuoteInspector
+from litlens.gui.lazy import WhenShown
 from litlens.gui.reader import ReaderPanel
 from litlens.gui.state import BookState
 from litlens.gui.workers import TaskRunner
@@ -70,10 +71,12 @@ class MainWindow(QMainWindow):
             "characters": self._dock("Characters", self.characters, Qt.DockWidgetArea.RightDockWidgetArea),
             "charts": self._dock("Charts", self.charts, Qt.DockWidgetArea.BottomDockWidgetArea),
         }
-        from litlens.gui.evidence import EvidencePanel
-
-        self.evidence = EvidencePanel(self.state)
-        self.docks["evidence"] = self._dock("Evidence", self.evidence, Qt.DockWidgetArea.RightDockWidgetArea)
+        # The evidence panel (and the retrieval code it imports) is built when its tab is first chosen.
+        self._evidence = None
+        placeholder = QWidget()
+        placeholder.when_shown = WhenShown(placeholder, lambda: self.evidence)
+        placeholder.when_shown.pending = True
+        self.docks["evidence"] = self._dock("Evidence", placeholder, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.docks["characters"], self.docks["evidence"])
         from litlens.gui.quotations import QuotationTable  # every quotation as a table (issue 36)
 
@@ -109,11 +112,27 @@ class MainWindow(QMainWindow):
         self.resize(1400, 900)
         self.laptop_layout = False
 
+    @property
+    def evidence(self):
+        """The Evidence panel, built the first time it is shown or asked for."""
+        if self._evidence is None:
+            from litlens.gui.evidence import EvidencePanel
+
+            self._evidence = EvidencePanel(self.state)
+            area = self.docks["evidence"].widget()
+            area.takeWidget().deleteLater()  # the empty placeholder
+            area.setWidget(self._evidence)
+            if self.state.session is not None:
+                self._evidence.refresh_evidence()
+        return self._evidence
+
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(title)
         dock.setWidget(scrolling(widget))
         self.addDockWidget(area, dock)
+        if hasattr(widget, "when_shown"):  # a panel that refreshes only while its tab is chosen
+            widget.when_shown.follow(dock)
         return dock
 
     # -- layout ---------------------------------------------------------------------------
@@ -211,16 +230,33 @@ class MainWindow(QMainWindow):
 
     def _fill_view_menu(self) -> None:
         view_menu = self.view_menu
-        for n, dock in enumerate(self.docks.values(), start=1):  # Alt+1…: show or hide (collapse) a panel
-            action = dock.toggleViewAction()
+        for dock in self.docks.values():  # ticked: open; unticked: closed (collapsed)
+            view_menu.addAction(dock.toggleViewAction())
+        go_menu = view_menu.addMenu("&Go to panel")
+        self.panel_actions: dict[str, QAction] = {}
+        for n, (name, dock) in enumerate(self.docks.items(), start=1):
+            # Alt+n, not the tick above: a tick would close a panel that is only behind another tab
+            action = QAction(dock.windowTitle(), self, triggered=lambda _=False, name=name: self.go_to_panel(name))
             if n <= 9:
                 action.setShortcut(QKeySequence(f"Alt+{n}"))
-            view_menu.addAction(action)
+            go_menu.addAction(action)
+            self.panel_actions[name] = action
         view_menu.addSeparator()
         self.laptop_action = QAction("&Laptop layout (panels below the text)", self, checkable=True,
                                      shortcut=QKeySequence("Ctrl+Shift+L"))
         self.laptop_action.triggered.connect(lambda on: self.arrange_docks(laptop=on))
         view_menu.addAction(self.laptop_action)
+
+    def go_to_panel(self, name: str) -> None:
+        """Open the panel (also one closed or behind another tab), bring it to the front and give
+        it the keyboard focus."""
+        dock = self.docks[name]
+        dock.show()
+        dock.raise_()
+        panel = dock.widget().widget() if isinstance(dock.widget(), QScrollArea) else dock.widget()
+        target = panel.focusProxy() or next((w for w in panel.findChildren(QWidget)
+                                             if w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.isEnabled()), panel)
+        target.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     # -- opening ------------------------------------------------------------------------
     def open_path(self, path: str | Path) -> None:

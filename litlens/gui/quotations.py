@@ -30,24 +30,29 @@ from PySide6.QtWidgets import (
 from litlens.model import QUOTE_TYPES
 from litlens.services.books import chapter_label
 from litlens.services.session import QuoteRow
+from litlens.gui.lazy import WhenShown
 from litlens.gui.state import BookState
 from litlens.gui.style import HUMAN_EDIT_COLOUR, TYPE_COLOURS, TYPE_LABELS, signals_blocked
 
 COLUMNS = ("✎", "Chapter", "Type", "Speaker", "Confidence", "Referring expression", "Text")
 EDITED, CHAPTER, TYPE, SPEAKER, CONFIDENCE, CUE, TEXT = range(len(COLUMNS))
 NOBODY = "(nobody)"
-SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 EXCERPT = 300  # characters of a quotation's text shown in its row (the tooltip has more)
 
 
 class QuotationModel(QAbstractTableModel):
-    """The book's quotations, one row each, in text order."""
+    """The book's quotations, one row each, in the order of the chosen column (text order at first).
+
+    The model sorts itself, with Python's sort over keys made once per load: a sort through
+    the proxy would call back into Python for every comparison (0.2 s for 1,300 rows)."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.rows: list[QuoteRow] = []
         self.texts: list[str] = []
         self.chapters: list[str] = []
+        self.sort_keys: list[tuple] = []  # per row, one key per column
+        self.sort_column, self.sort_order = CHAPTER, Qt.SortOrder.AscendingOrder
 
     def load(self, state: BookState) -> None:
         session = state.session
@@ -62,7 +67,41 @@ class QuotationModel(QAbstractTableModel):
             if c not in labels:
                 labels[c] = chapter_label(session.chapters, c)
             self.chapters.append(labels[c])
+        self.sort_keys = [self._sort_key(row) for row in self.rows]
+        self._reorder(self._order(self.sort_column, self.sort_order))
         self.endResetModel()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(COLUMNS):
+            return
+        self.sort_column, self.sort_order = column, order
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()  # the selection and the current row follow their quotation
+        ids = [self.rows[i.row()].id for i in old]
+        self._reorder(self._order(column, order))
+        where = {row.id: i for i, row in enumerate(self.rows)}
+        self.changePersistentIndexList(old, [self.index(where[q], i.column()) for q, i in zip(ids, old)])
+        self.layoutChanged.emit()
+
+    def _order(self, column: int, order: Qt.SortOrder) -> list[int]:
+        keys = self.sort_keys
+        # Python's sort is stable in both directions: equal keys keep text order
+        return sorted(range(len(keys)), key=lambda i: keys[i][column], reverse=order == Qt.SortOrder.DescendingOrder)
+
+    def _reorder(self, order: list[int]) -> None:
+        for name in ("rows", "texts", "chapters", "sort_keys"):
+            values = getattr(self, name)
+            setattr(self, name, [values[i] for i in order])
+
+    @staticmethod
+    def _sort_key(row: QuoteRow) -> tuple:
+        """Chapter and text sort in text order, not alphabetically; a corrected one sorts first;
+        equal keys keep text order."""
+        q = row.quotation
+        edited = q.edited or q.origin == "human"
+        return (0 if edited else 1, row.start, TYPE_LABELS[q.type].casefold(), (q.speaker or NOBODY).casefold(),
+                -1.0 if q.speaker_confidence is None else q.speaker_confidence,
+                (q.referring_expression or "").casefold(), row.start)
 
     def row_index(self, quotation_id: int) -> int:
         return next((i for i, row in enumerate(self.rows) if row.id == quotation_id), -1)
@@ -103,15 +142,6 @@ class QuotationModel(QAbstractTableModel):
             if col == CUE:
                 return q.referring_expression or ""
             return self.texts[index.row()][:EXCERPT]
-        if role == SORT_ROLE:
-            if col == EDITED:
-                return (0 if edited else 1, row.start)
-            if col in (CHAPTER, TEXT):
-                return row.start  # chapter order and text order, not alphabetical
-            if col == CONFIDENCE:
-                return -1.0 if q.speaker_confidence is None else q.speaker_confidence
-            value = self.data(index, Qt.ItemDataRole.DisplayRole)
-            return (value.casefold(), row.start)
         if role == Qt.ItemDataRole.ForegroundRole:
             if col == TYPE:
                 return QColor(TYPE_COLOURS[q.type])
@@ -121,8 +151,13 @@ class QuotationModel(QAbstractTableModel):
                 return QColor("#767676")
         if role == Qt.ItemDataRole.TextAlignmentRole and col == CONFIDENCE:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole and col == TEXT:
-            return self.texts[index.row()][:2000]
+        if role == Qt.ItemDataRole.ToolTipRole:  # what a narrow column cuts off
+            if col == TEXT:
+                return self.texts[index.row()][:2000]
+            if col == CHAPTER:
+                return self.chapters[index.row()]
+            if col == CUE:
+                return q.referring_expression or None
         if role == Qt.ItemDataRole.UserRole:
             return row.id
         return None
@@ -139,7 +174,10 @@ class QuotationFilter(QSortFilterProxyModel):
         self.below: float | None = None
         self.edited_only = False
         self.needle = ""
-        self.setSortRole(SORT_ROLE)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """The source model sorts (fast, in Python); the proxy keeps its order and only filters."""
+        self.sourceModel().sort(column, order)
 
     def set(self, **changes: object) -> None:
         self.beginFilterChange()
@@ -165,9 +203,6 @@ class QuotationFilter(QSortFilterProxyModel):
             if self.needle not in haystack:
                 return False
         return True
-
-    def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:  # noqa: N802 (Qt API)
-        return left.data(SORT_ROLE) < right.data(SORT_ROLE)
 
 
 class _TypeToSearchTable(QTableView):
@@ -239,7 +274,10 @@ class QuotationTable(QWidget):
             header.resizeSection(col, width)
 
         filters = QHBoxLayout()
-        self.search.setMinimumWidth(metrics.averageCharWidth() * 22)
+        # the search gives way first; the count keeps room for a long novel's "12,345 of 12,345"
+        self.search.setMinimumWidth(metrics.averageCharWidth() * 12)
+        self.count.setMinimumWidth(self.count.fontMetrics().horizontalAdvance("12,345 of 12,345") + 4)
+        self.count.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         for widget in (self.type_box, self.speaker_box, self.chapter_box, self.below_box, self.below_value,
                        self.edited_box):  # each box names its own filter ("All types", "All speakers"…)
             filters.addWidget(widget)
@@ -260,10 +298,11 @@ class QuotationTable(QWidget):
         self.search.textChanged.connect(lambda text: self._set_filter(needle=text.strip().casefold()))
         self.table.selectionModel().currentRowChanged.connect(self._on_row_changed)
         self.table.clicked.connect(self._on_row_clicked)
-        state.book_changed.connect(self.refresh)
-        state.data_changed.connect(self.refresh)
+        self.when_shown = WhenShown(self, self.refresh)  # loads and sorts when its tab is first shown
+        state.book_changed.connect(self.when_shown)
+        state.data_changed.connect(self.when_shown)
         state.selection_changed.connect(self._on_selection_changed)
-        self.refresh()
+        self.when_shown()
 
     # -- state -> widgets ----------------------------------------------------------------
     def refresh(self) -> None:

@@ -16,6 +16,8 @@ with the keyboard, and read any character's quotations.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QKeySequence
 from PySide6.QtWidgets import (
@@ -38,9 +40,12 @@ from PySide6.QtWidgets import (
     QHeaderView,
 )
 
+from litlens.gui.lazy import WhenShown
 from litlens.gui.state import BookState, speaker_colours
-from litlens.gui.style import HUMAN_EDIT_COLOUR, signals_blocked
-from litlens.services import attribution as attribution_service
+from litlens.gui.style import HUMAN_EDIT_COLOUR, WrappedLabel, signals_blocked
+
+if TYPE_CHECKING:
+    from litlens.services.attribution import ReviewItem
 
 NOBODY = "(nobody)"
 QUICK_KEYS = 9
@@ -111,7 +116,9 @@ def attribution_work(project, book_id: int, settings: dict):
             return attribute_book_llm(project, book_id, backend=settings.get("backend") or "transformers",
                                       model=settings.get("model"), base_url=settings.get("base_url"),
                                       api_key_env=settings.get("api_key_env"), progress=progress, cancelled=cancelled)
-        return attribution_service.attribute_book(project, book_id, progress=progress, cancelled=cancelled)
+        from litlens.services.attribution import attribute_book  # the ranker's libraries load only for a run
+
+        return attribute_book(project, book_id, progress=progress, cancelled=cancelled)
 
     return work
 
@@ -124,11 +131,11 @@ class ReviewModel(QAbstractTableModel):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.items: list[attribution_service.ReviewItem] = []
+        self.items: list[ReviewItem] = []
         self.colours: dict[str, str] = {}
         self.edited: set[int] | frozenset[int] = frozenset()  # quotations corrected by hand
 
-    def set_items(self, items: list[attribution_service.ReviewItem], colours: dict[str, str],
+    def set_items(self, items: list[ReviewItem], colours: dict[str, str],
                   edited: set[int] | frozenset[int] = frozenset()) -> None:
         self.beginResetModel()
         self.items, self.colours, self.edited = items, colours, edited
@@ -173,7 +180,7 @@ class SpeakersPanel(QWidget):
     def __init__(self, state: BookState, parent: QWidget | None = None):
         super().__init__(parent)
         self.state = state
-        self.items: list[attribution_service.ReviewItem] = []
+        self.items: list[ReviewItem] = []
         self.quick: list[str] = []
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
@@ -193,14 +200,15 @@ class SpeakersPanel(QWidget):
         top.addStretch(1)
         top.addWidget(self.summary)
         layout.addLayout(top)
+        # Above the tabs: in a tab page a wrapped label is given one line and the rest is cut off.
+        self.keys_label = WrappedLabel("")  # every line shown, and the panel scrolls only if it must
+        self.keys_label.setToolTip("In the review list, a number key gives the selected quotation that speaker")
+        layout.addWidget(self.keys_label)
         self.tabs = QTabWidget()
-        layout.addWidget(self.tabs)
+        layout.addWidget(self.tabs, 1)
 
         review = QWidget()
         rl = QVBoxLayout(review)
-        self.keys_label = QLabel("")
-        self.keys_label.setWordWrap(True)
-        rl.addWidget(self.keys_label)
         self.model = ReviewModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -226,16 +234,19 @@ class SpeakersPanel(QWidget):
         cl.addWidget(self.character_quotes)
         self.tabs.addTab(by_char, "By character")
 
-        state.book_changed.connect(self.refresh)
-        state.data_changed.connect(self.refresh)
+        self.when_shown = WhenShown(self, self.refresh)  # the review list fills when its tab is first shown
+        state.book_changed.connect(self.when_shown)
+        state.data_changed.connect(self.when_shown)
         state.colouring_changed.connect(self._on_colouring_changed)
-        self.refresh()
+        self.when_shown()
 
     # -- content ------------------------------------------------------------------------
     def refresh(self) -> None:
         session = self.state.session
         selected = self.current_item()
-        self.items = attribution_service.review_items(session.path, session.book_id) if session is not None else []
+        from litlens.services.attribution import review_items  # imported with the first refresh, not at start-up
+
+        self.items = review_items(session.path, session.book_id) if session is not None else []
         speakers: dict[str, int] = {}
         for item in self.items:
             if item.speaker:
@@ -243,11 +254,17 @@ class SpeakersPanel(QWidget):
         names = session.character_names() if session is not None else []
         self.quick = sorted(names, key=lambda n: -speakers.get(n, 0))[:QUICK_KEYS]
         self.keys_label.setText(
-            "Keys: " + "   ".join(f"{i + 1} {n}" for i, n in enumerate(self.quick)) + f"   0 {NOBODY}" if self.quick else ""
+            # no-break spaces: a line ends between two keys, never inside a key or a name
+            "Keys: " + "   ".join(f"{i + 1}\u00a0{n}".replace(" ", "\u00a0") for i, n in enumerate(self.quick))
+            + f"   0\u00a0{NOBODY}" if self.quick else ""
         )
         attributed = [i for i in self.items if i.method]
-        low = sum(1 for i in attributed if (i.confidence or 0) < 0.5)
-        self.summary.setText(f"{len(attributed)} attributed, {low} below 0.5" if attributed else "not attributed yet")
+        low = sum(1 for i in attributed if i.confidence is not None and i.confidence < 0.5)
+        given = sum(1 for i in self.items if not i.method and i.speaker)  # gold (PDNC) or set by hand
+        if attributed:
+            self.summary.setText(f"{len(attributed):,} attributed, {low:,} below 0.5")
+        else:
+            self.summary.setText(f"{given:,} gold or hand-set speakers" if given else "not attributed yet")
         with signals_blocked(self.table.selectionModel()):
             edited = {row.id for row in session.quotes if row.quotation.edited} if session is not None else set()
             self.model.set_items(self.items, self.colours(), edited)  # colours once: it counts every quotation
@@ -273,7 +290,7 @@ class SpeakersPanel(QWidget):
             self.colour_box.setChecked(self.state.speaker_colours is not None)
             self.names_box.setChecked(self.state.speaker_names)
 
-    def current_item(self) -> attribution_service.ReviewItem | None:
+    def current_item(self) -> ReviewItem | None:
         rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
         if not rows or rows[0].row() >= len(self.items):
             return None

@@ -15,7 +15,7 @@ import random
 import sys
 from pathlib import Path
 
-from litlens.gui.app import _application
+from litlens.gui.app import _application, window_size
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_BEIR = REPO.parent / "shared" / "data" / "birco-relic-dev"
@@ -54,6 +54,7 @@ def preview_study_panel(panel: str, argv: list[str] | None = None) -> None:
     parser.add_argument("--annotator", help="annotator name to start as (annotate panel)")
     parser.add_argument("--beir", default=str(DEFAULT_BEIR), help="RELiC BEIR folder for the demo project")
     parser.add_argument("--screenshot", metavar="OUT.png", help="render offscreen, save the picture, exit")
+    parser.add_argument("--size", type=window_size, metavar="WxH", help="window size, e.g. 1366x768 (a laptop)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     if args.screenshot and "QT_QPA_PLATFORM" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -78,6 +79,8 @@ def preview_study_panel(panel: str, argv: list[str] | None = None) -> None:
 
         widget = AgreementPanel(project, args.study, poll=not args.screenshot)
         widget.resize(1400, 820)
+    if args.size:
+        widget.resize(*args.size)
     widget.show()
     if args.screenshot:
         if panel == "dashboard":  # wait for the numbers and their CIs

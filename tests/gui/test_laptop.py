@@ -50,7 +50,7 @@ def test_window_laptop_layout_puts_the_panels_below_the_text(window, qtbot, gold
 def test_window_a_panel_can_be_hidden_from_the_view_menu_and_stays_hidden_on_relayout(window, qtbot, gold_project):
     _open(window, qtbot, gold_project)
     action = window.docks["charts"].toggleViewAction()
-    assert action in window.view_menu.actions() and not action.shortcut().isEmpty()
+    assert action in window.view_menu.actions()
     action.trigger()
     assert not window.docks["charts"].isVisible()
     window.arrange_docks(laptop=True)
@@ -154,3 +154,25 @@ def test_display_problem_only_when_nothing_can_show_a_window():
     assert display_problem(env={"QT_QPA_PLATFORM": "offscreen"}, platform="linux") is None
     assert display_problem(env={}, platform="linux", screenshot=True) is None
     assert display_problem(env={}, platform="darwin") is None
+
+
+def test_window_alt_number_brings_a_panel_behind_a_tab_to_the_front(window, qtbot, gold_project):
+    from PySide6.QtWidgets import QApplication
+
+    _open(window, qtbot, gold_project)
+    number = list(window.docks).index("quotations") + 1
+    action = window.panel_actions["quotations"]
+    assert action.shortcut().toString() == f"Alt+{number}"
+    window.docks["charts"].raise_()
+    qtbot.wait(10)
+    assert window.docks["quotations"].visibleRegion().isEmpty()  # behind the charts' tab
+    action.trigger()
+    qtbot.wait(10)
+    dock = window.docks["quotations"]
+    assert dock.isVisible() and not dock.visibleRegion().isEmpty()
+    assert window.quotations.isAncestorOf(QApplication.focusWidget())
+    assert window.quotations.model.rowCount() == 1270  # it loaded when it came to the front
+    dock.close()
+    action.trigger()  # a closed panel opens again
+    qtbot.wait(10)
+    assert dock.isVisible() and not dock.visibleRegion().isEmpty()

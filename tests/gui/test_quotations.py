@@ -14,6 +14,7 @@ def _open(window, qtbot, project):
     with qtbot.waitSignal(window.book_opened, timeout=10000):
         assert window.open_project(project)
     window.docks["quotations"].raise_()
+    qtbot.waitUntil(lambda: not window.quotations.when_shown.pending)  # loads when its tab is chosen
     return window.quotations
 
 

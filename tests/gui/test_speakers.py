@@ -12,6 +12,8 @@ from litlens.gui.speakers import AttributeDialog, ask_and_attribute
 def _open(window, qtbot, project):
     with qtbot.waitSignal(window.book_opened, timeout=10000):
         window.open_path(project)
+    window.docks["speakers"].raise_()  # the review list fills when its tab is chosen
+    qtbot.waitUntil(lambda: not window.speakers.when_shown.pending)
 
 
 def _attribute(window, qtbot):
