@@ -25,6 +25,52 @@ def window_size(text: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
+# Libraries Qt's X11 platform plugin loads, and the Debian/Ubuntu package that has each.
+QT_LIBRARY_PACKAGES = {
+    "libxcb-cursor.so.0": "libxcb-cursor0", "libxcb-icccm.so.4": "libxcb-icccm4",
+    "libxcb-keysyms.so.1": "libxcb-keysyms1", "libxcb-image.so.0": "libxcb-image0",
+    "libxcb-render-util.so.0": "libxcb-render-util0", "libxcb-shape.so.0": "libxcb-shape0",
+    "libxcb-randr.so.0": "libxcb-randr0", "libxcb-xkb.so.1": "libxcb-xkb1", "libxcb-sync.so.1": "libxcb-sync1",
+    "libxcb-xfixes.so.0": "libxcb-xfixes0", "libxcb-shm.so.0": "libxcb-shm0", "libxcb-util.so.1": "libxcb-util1",
+    "libxkbcommon-x11.so.0": "libxkbcommon-x11-0", "libxkbcommon.so.0": "libxkbcommon0",
+    "libX11-xcb.so.1": "libx11-xcb1", "libEGL.so.1": "libegl1", "libGL.so.1": "libgl1",
+    "libOpenGL.so.0": "libopengl0", "libfontconfig.so.1": "libfontconfig1", "libdbus-1.so.3": "libdbus-1-3",
+}
+
+
+def not_found_in_ldd(output: str) -> list[str]:
+    """The libraries ``ldd`` reports as "not found", each once, in order."""
+    out: list[str] = []
+    for line in output.splitlines():
+        if "=> not found" in line:
+            name = line.split("=>")[0].strip()
+            if name not in out:
+                out.append(name)
+    return out
+
+
+def missing_qt_libraries() -> list[str]:
+    """Shared libraries Qt's X11 plugin needs and cannot find (Linux, via ldd); [] when all are
+    there or when it cannot be told (no ldd, no plugin). Qt itself would only say "could not load
+    the Qt platform plugin xcb" and abort, naming the wrong library."""
+    import importlib.util
+    import shutil
+    import subprocess
+
+    spec = importlib.util.find_spec("PySide6")
+    ldd = shutil.which("ldd")
+    if spec is None or not spec.submodule_search_locations or ldd is None:
+        return []
+    plugin = Path(spec.submodule_search_locations[0]) / "Qt" / "plugins" / "platforms" / "libqxcb.so"
+    if not plugin.is_file():
+        return []
+    try:
+        result = subprocess.run([ldd, str(plugin)], capture_output=True, text=True, timeout=20, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return not_found_in_ldd(result.stdout)
+
+
 def display_problem(*, screenshot: bool = False, env: dict | None = None, platform: str | None = None) -> str | None:
     """Why the window cannot open here, or None. Only a Linux/BSD session with none of DISPLAY,
     WAYLAND_DISPLAY or QT_QPA_PLATFORM set is refused (Qt would abort on it); a screenshot
@@ -34,7 +80,15 @@ def display_problem(*, screenshot: bool = False, env: dict | None = None, platfo
     if screenshot or platform.startswith(("win", "darwin", "cygwin")):
         return None
     if any(env.get(name) for name in DISPLAY_VARIABLES):
-        return None
+        if env.get("QT_QPA_PLATFORM", "xcb").split(":")[0] != "xcb" or not env.get("DISPLAY"):
+            return None
+        missing = missing_qt_libraries()
+        if not missing:
+            return None
+        packages = sorted({QT_LIBRARY_PACKAGES.get(name, name) for name in missing})
+        return (f"Qt's X11 platform needs libraries this system lacks ({', '.join(missing)}). On Debian or Ubuntu: "
+                f"sudo apt-get install {' '.join(packages)} (README, Requirements); without them, "
+                "QT_QPA_PLATFORM=offscreen litlens gui --screenshot OUT.png still renders the window to a file")
     return ("no display to open the reader window on (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM are unset). "
             "On a server, `litlens sample` ingests and summarises the sample without a window, "
             "`litlens gui --screenshot OUT.png` saves a picture of the window, and QT_QPA_PLATFORM=offscreen "

@@ -145,15 +145,36 @@ def test_gui_without_a_display_says_so_in_one_line_and_exits_2(tmp_path):
     assert not list(tmp_path.iterdir())  # nothing was ingested
 
 
-def test_display_problem_only_when_nothing_can_show_a_window():
+def test_display_problem_only_when_nothing_can_show_a_window(monkeypatch):
+    from litlens.gui import app
     from litlens.gui.app import display_problem
 
+    monkeypatch.setattr(app, "missing_qt_libraries", lambda: [])
     assert display_problem(env={}, platform="linux")
     assert display_problem(env={"DISPLAY": ":0"}, platform="linux") is None
     assert display_problem(env={"WAYLAND_DISPLAY": "wayland-0"}, platform="linux") is None
     assert display_problem(env={"QT_QPA_PLATFORM": "offscreen"}, platform="linux") is None
     assert display_problem(env={}, platform="linux", screenshot=True) is None
     assert display_problem(env={}, platform="darwin") is None
+
+
+def test_missing_qt_libraries_are_named_with_their_packages(monkeypatch):
+    from litlens.gui import app
+
+    ldd = ("\tlibxcb-cursor.so.0 => /lib/x86_64-linux-gnu/libxcb-cursor.so.0 (0x7f)\n"
+           "\tlibxcb-icccm.so.4 => not found\n\tlibxcb-keysyms.so.1 => not found\n\tlibxcb-icccm.so.4 => not found\n")
+    assert app.not_found_in_ldd(ldd) == ["libxcb-icccm.so.4", "libxcb-keysyms.so.1"]
+    monkeypatch.setattr(app, "missing_qt_libraries", lambda: app.not_found_in_ldd(ldd))
+    message = app.display_problem(env={"DISPLAY": ":0"}, platform="linux")
+    assert "libxcb-icccm.so.4" in message and "apt-get install libxcb-icccm4 libxcb-keysyms1" in message
+    assert app.display_problem(env={"DISPLAY": ":0", "QT_QPA_PLATFORM": "offscreen"}, platform="linux") is None
+
+
+def test_missing_qt_libraries_reads_the_real_plugin():
+    from litlens.gui.app import missing_qt_libraries
+
+    missing = missing_qt_libraries()  # on this machine or another: a list of sonames, never an error
+    assert isinstance(missing, list) and all(name.startswith("lib") and ".so" in name for name in missing)
 
 
 def test_window_alt_number_brings_a_panel_behind_a_tab_to_the_front(window, qtbot, gold_project):
