@@ -1,0 +1,353 @@
+"""Grouping name forms into characters (step 4 and 5 of :mod:`litlens.quotes.characters`).
+
+Most specific forms first: full names, bare first names, honorific + one word, other bare
+words, diminutives; a form that fits several characters is kept ambiguous.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from litlens.quotes.forms import _Form, _canonical_hon
+from litlens.quotes.gender import _form_gender, _vote
+from litlens.quotes.names import (
+    _COOCCURRENCE, _DIMINUTIVES, _HONORIFICS, _HONORIFIC_SPELLINGS, _INCOMPATIBLE_GROUPS,
+    _TITLED_GROUPS,
+)
+
+
+@dataclass
+class _Entity:
+    forms: list[_Form]
+    ambiguous: list[_Form] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return sum(f.count for f in self.forms)
+
+    def honorifics(self) -> set[str]:
+        return {f.hon for f in self.forms if f.hon}
+
+    def hon_gender(self) -> str:
+        votes = Counter()
+        for f in self.forms:
+            g = _HONORIFICS[f.hon][0] if f.hon else ""
+            if g:
+                votes[g] += max(f.count, 1)
+        if not votes:
+            return ""
+        (top, n), total = votes.most_common(1)[0], sum(votes.values())
+        return top if n >= 0.8 * total else ""
+
+    def pronoun_gender(self, strong: bool = True) -> str:
+        return _vote(sum(f.male for f in self.forms), sum(f.female for f in self.forms), strong)
+
+    def gender(self, strong: bool = True) -> str:
+        """"m", "f" or "": honorifics first, then pronouns (``strong`` asks for more votes)."""
+        return self.hon_gender() or self.pronoun_gender(strong)
+
+    def given_names(self) -> set[str]:
+        names = {f.given for f in self.forms if f.given}
+        names |= {f.words[0] for f in self.forms if len(f.words) == 1 and not f.hon}
+        names |= {f.words[0] for f in self.forms
+                  if len(f.words) == 1 and f.hon and _HONORIFICS[f.hon][2] == "any"
+                  and _HONORIFICS[f.hon][1] in _TITLED_GROUPS}
+        return names
+
+    def surnames(self) -> set[str]:
+        return {f.surname for f in self.forms if len(f.words) > 1}
+
+    def titled(self) -> bool:
+        return any(_HONORIFICS[h][1] in _TITLED_GROUPS for h in self.honorifics())
+
+    def segments(self) -> set[int]:
+        out: set[int] = set()
+        for f in self.forms:
+            out |= f.segments
+        return out
+
+
+# --------------------------------------------------------------------------- grouping
+
+
+def _hon_compatible(a: str, b: str) -> bool:
+    if not a or not b or a == b:
+        return True
+    ga, groupa, _ = _HONORIFICS[a]
+    gb, groupb, _ = _HONORIFICS[b]
+    if ga and gb and ga != gb:
+        return False
+    if groupa == groupb == "m-rank":
+        return False  # Captain Tilney is not General Tilney
+    return frozenset({groupa, groupb}) not in _INCOMPATIBLE_GROUPS
+
+
+
+def _compatible(form: _Form, entity: _Entity) -> bool:
+    if form.hon and not all(_hon_compatible(form.hon, h) for h in entity.honorifics()):
+        return False
+    a, b = _form_gender(form), entity.gender()
+    return not (a and b and a != b)
+
+
+def _cooccur(segments: set, entity: _Entity, first_names: dict | None = None) -> bool:
+    """True when the two often share a clause: they name different people.
+
+    ``first_names`` (word -> clauses) adds the clauses of the entity's bare first names.
+    """
+    other = entity.segments()
+    for name in entity.given_names() if first_names else ():
+        other = other | first_names.get(name, set())
+    shared = len(segments & other)
+    return shared >= 3 and shared >= _COOCCURRENCE * min(len(segments), len(other))
+
+
+def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]]]:
+    entities: list[_Entity] = []
+    ambiguous: list[tuple[_Form, list[_Entity]]] = []
+    values = [f for f in forms.values() if f.count > 0]
+    order = lambda f: (-f.count, f.hon, f.words)  # noqa: E731 — deterministic order
+    full = sorted((f for f in values if len(f.words) > 1), key=order)
+    titled_single = sorted((f for f in values if len(f.words) == 1 and f.hon), key=order)
+    bare = sorted((f for f in values if len(f.words) == 1 and not f.hon), key=order)
+
+    # 1. full names, one entity per (first name, surname) and gender of honorific
+    by_name: dict[tuple[str, str], list[_Form]] = defaultdict(list)
+    for f in full:
+        by_name[(f.words[0], f.surname)].append(f)
+    for name_forms in by_name.values():
+        male = [f for f in name_forms if f.hon and _HONORIFICS[f.hon][0] == "m"]
+        female = [f for f in name_forms if f.hon and _HONORIFICS[f.hon][0] == "f"]
+        rest = [f for f in name_forms if f not in male and f not in female]
+        if male and female:
+            # "Mr. John Knightley" and "Mrs. John Knightley", his wife: plain "John
+            # Knightley" is the man whose first name it is, unless its pronouns say "she"
+            he, she = _Entity(male), _Entity(female)
+            entities += [he, she]
+            for f in rest:
+                (she if _form_gender(f) == "f" else he).forms.append(f)
+        else:
+            entities.append(_Entity(name_forms))
+
+    # 2. bare first names of full names ("Jane" -> Jane Bennet), so that the gender and
+    #    the clauses of the first name are known before honorific forms are placed; a word
+    #    that is also a surname ("Fitzwilliam": Colonel Fitzwilliam) waits for step 4
+    known_given = {f.words[0] for f in full}
+    surname_words = {f.surname for f in full if f.count > 1 or f.hon}  # not a one-off misreading
+    # "Mr. Edward" is Mr. + first name when Edward is no surname and is used more as a
+    # first name ("Edward Ferrars", "Edward") than after a title; "Colonel Fitzwilliam"
+    # (30 mentions) keeps his surname beside one "Fitzwilliam Darcy"
+    as_first: Counter = Counter()
+    for f in full:
+        as_first[f.words[0]] += f.count
+    for f in bare:
+        as_first[f.words[0]] += f.count
+    after_title: Counter = Counter()
+    for f in titled_single:
+        after_title[f.words[0]] += f.count
+    given_after_title = {w for w in after_title
+                         if w in known_given - surname_words and after_title[w] <= as_first[w]}
+    surname_words |= {f.words[0] for f in titled_single
+                      if _HONORIFICS[f.hon][2] == "surname" and f.words[0] not in given_after_title}
+    placed: set[int] = set()
+    for f in bare:
+        word = f.words[0]
+        if word in surname_words:
+            continue
+        candidates = [e for e in entities
+                      if word in {x.words[0] for x in e.forms if len(x.words) > 1}
+                      and _compatible(f, e) and not _cooccur(f.segments, e)]
+        if candidates:
+            candidates = _prefer(f, candidates, [])
+            _attach(f, candidates, entities, ambiguous)
+            placed.add(id(f))
+
+    # 3. honorific + one word ("Mr. Darcy", "Lady Catherine", "Miss Bennet"). Forms of one
+    #    word with compatible honorifics go together ("Mr. Poirot", "Monsieur Poirot");
+    #    a first name that is still ambiguous counts for the clauses ("Mrs. Maylie and Rose")
+    first_names = {f.words[0]: f.segments for f in bare}
+    first_votes = {f.words[0]: (f.male, f.female) for f in bare}
+    title_counts = {(f.hon, f.words[0]): f.count for f in titled_single}
+    title_genders: dict[str, Counter] = defaultdict(Counter)
+    for f in titled_single:
+        if f.hon != "the" and _HONORIFICS[f.hon][0]:
+            title_genders[f.words[0]][_HONORIFICS[f.hon][0]] += f.count
+    clusters: list[list[_Form]] = []
+    for f in titled_single:
+        for c in clusters:
+            if (f.hon != "the" and c[0].hon != "the" and c[0].words == f.words
+                    and _compatible(f, _Entity(c)) and not _cooccur(f.segments, _Entity(c))):
+                c.append(f)
+                break
+        else:
+            clusters.append([f])
+
+    def gender_of(e: _Entity) -> str:
+        if e.gender():
+            return e.gender()
+        votes = [first_votes.get(g, (0, 0)) for g in e.given_names()]
+        return _vote(sum(v[0] for v in votes), sum(v[1] for v in votes), True)
+
+    for c in clusters:
+        lead = c[0]
+        word = lead.words[0]
+        role = "any" if word in given_after_title or any(
+            _HONORIFICS[f.hon][2] == "any" for f in c) else "surname"
+        segments = set().union(*(f.segments for f in c))
+        candidates = []
+        for e in entities:
+            if lead.hon == "the" and word in _HONORIFIC_SPELLINGS:
+                fits = _canonical_hon(word) in e.honorifics()  # "the Colonel": Colonel Brandon
+            else:
+                fits = word in e.surnames() or (
+                    role == "any" and word in {x.given for x in e.forms})
+                fits = fits or any(x.hon and x.words == lead.words for x in e.forms)
+                if fits and not e.honorifics():
+                    g = gender_of(e)
+                    if not g and _contested(title_genders[word]):
+                        fits = False  # "Thomas Palmer" fits Mr. and Mrs. Palmer: his or hers?
+                    elif g and any(_HONORIFICS[f.hon][0] not in ("", g) for f in c):
+                        fits = False  # "Mrs. Miller" is not Randolph Miller
+                    elif g != "f" and any(_HONORIFICS[f.hon][1] in ("f-married", "f-title")
+                                          for f in c):
+                        # a wife bears her husband's surname: "Madame Lebrun" joins a
+                        # "Robert Lebrun" only if the text shows that person is a woman
+                        fits = False
+            if (fits and all(_compatible(f, e) for f in c)
+                    and not _cooccur(segments, e, first_names)):
+                candidates.append(e)
+        if lead.hon != "the":
+            candidates = _drop_noise(candidates)
+            if len(candidates) > 1:
+                same = [e for e in candidates if e.honorifics() & {f.hon for f in c}]
+                if len(same) == 1:
+                    candidates = same  # "Sir William" -> Sir William Lucas
+            if len(candidates) > 1 and _HONORIFICS[lead.hon][1] != "f-unmarried":
+                # "Mrs. Dashwood" among Elinor, Marianne and Margaret Dashwood is their
+                # mother, "Lady Lucas" is not Charlotte or Maria Lucas: a person of her own
+                candidates = []
+            elif len(candidates) == 1 and any(
+                    _distinguished(f, candidates[0], title_counts) for f in c):
+                # "Mr. Knightley" is not John Knightley, called "Mr. John Knightley"
+                candidates = []
+        if len(candidates) == 1:
+            candidates[0].forms.extend(c)
+        elif not candidates:
+            entities.append(_Entity(list(c)))
+        else:
+            ambiguous.extend((f, candidates) for f in c)
+
+    # 4. the other bare words ("Darcy", "Elizabeth", "Aziz")
+    for f in bare:
+        if id(f) in placed:
+            continue
+        word = f.words[0]
+        as_surname, as_given = [], []
+        for e in entities:
+            if not _compatible(f, e) or _cooccur(f.segments, e):
+                continue
+            if word in e.given_names():
+                as_given.append(e)
+            elif word in e.surnames() or any(x.hon and x.words == f.words for x in e.forms):
+                as_surname.append(e)
+        candidates = as_given + as_surname
+        if len(candidates) > 1:
+            candidates = _prefer(f, as_given, as_surname)
+        _attach(f, candidates, entities, ambiguous)
+
+    # 5. diminutives ("Lizzy" -> the one untitled Elizabeth)
+    merged: dict[int, _Entity] = {}
+    for e in sorted(entities, key=lambda e: (-e.count, e.forms[0].words)):
+        nicknames = e.given_names()
+        if len(nicknames) != 1 or e.titled():
+            continue
+        nick = next(iter(nicknames))
+        full_names = _DIMINUTIVES.get(nick)
+        if not full_names:
+            continue
+        surnames = e.surnames()
+        targets = [t for t in entities if t is not e and t.forms
+                   and t.given_names() & set(full_names) and not t.titled()
+                   and (not surnames or not t.surnames() or surnames & t.surnames())
+                   and all(_compatible(x, t) for x in e.forms)
+                   and not _cooccur(e.segments(), t)]
+        if len(targets) == 1:
+            targets[0].forms += e.forms
+            e.forms = []
+            merged[id(e)] = targets[0]
+    entities = [e for e in entities if e.forms]
+    resolved = []
+    for form, candidates in ambiguous:
+        targets = []
+        for e in candidates:
+            while id(e) in merged:
+                e = merged[id(e)]
+            if all(t is not e for t in targets):
+                targets.append(e)
+        resolved.append((form, targets))
+    return entities, resolved
+
+
+def _contested(genders: Counter) -> bool:
+    """Both a man and a woman bear the title + surname, each often enough to matter."""
+    return len(genders) > 1 and min(genders.values()) >= 0.25 * max(genders.values())
+
+
+def _distinguished(form: _Form, entity: _Entity, title_counts: dict) -> bool:
+    """The text names the entity with this honorific and its first name ("Mr. John
+    Knightley", "Miss Marianne"): the honorific with the surname alone is someone else."""
+    if form.words[0] in entity.given_names():
+        return False  # "Miss Daisy" is Daisy Miller
+    if any(title_counts.get((form.hon, g), 0) >= 3 for g in entity.given_names()):
+        return True
+    return any(x.hon == form.hon and x.count >= 3 and len(x.words) > 1
+               and x.surname == form.words[0] for x in entity.forms)
+
+
+def _drop_noise(candidates: list[_Entity]) -> list[_Entity]:
+    """Leave out one-off names ("Atheney Jones", a misprint) beside a frequent one."""
+    if len(candidates) > 1 and max(e.count for e in candidates) >= 10:
+        kept = [e for e in candidates if e.count > 2]
+        return kept or candidates
+    return candidates
+
+
+def _prefer(form: _Form, as_given: list[_Entity], as_surname: list[_Entity]) -> list[_Entity]:
+    """Narrow a bare word's candidates when the text's conventions make one clear."""
+    ranked = _drop_noise(sorted(as_given + as_surname, key=lambda e: -e.count))
+    if len(ranked) == 1:
+        return ranked  # a one-off full name ("Madamsell Adela") does not make "Adela" ambiguous
+    as_given = [e for e in as_given if any(e is r for r in ranked)]
+    as_surname = [e for e in as_surname if any(e is r for r in ranked)]
+    if not (as_given and as_surname) and ranked[0].count >= 10 * sum(e.count for e in ranked[1:]):
+        # "Jane" for Jane Fairfax (100 mentions) over Jane Austen (10)
+        return ranked[:1]
+    if as_surname and not as_given:
+        # a bare surname names a man ("Darcy", "Bingley", "Weston") when he is the one of
+        # its bearers the book talks about most; a family of named characters ("Bennet":
+        # Mr. and Mrs. Bennet, Jane, Elizabeth, Lydia) leaves it ambiguous
+        men = [e for e in as_surname if e.gender() == "m"]
+        if len(men) > 1:
+            # "Knightley": Mr. Knightley, not John Knightley whom the text names in full
+            plain = [e for e in men if not any(len(x.words) > 1 and x.count >= 3 for x in e.forms)]
+            men = plain if len(plain) == 1 else men
+        total = sum(e.count for e in as_surname)
+        if len(men) == 1 and _form_gender(form) != "f" and men[0].count >= 0.5 * total:
+            return men
+        women = [e for e in as_surname if e.gender() == "f"]
+        if len(women) == 1 and _form_gender(form) == "f":
+            return women
+    if form.count >= sum(e.count for e in ranked):
+        # "Lucy" (450 mentions) is no guess between two one-off full names: a character
+        return []
+    return ranked
+
+
+def _attach(form: _Form, candidates: list[_Entity], entities: list, ambiguous: list) -> None:
+    if len(candidates) == 1:
+        candidates[0].forms.append(form)
+    elif not candidates:
+        entities.append(_Entity([form]))
+    else:
+        ambiguous.append((form, candidates))
