@@ -224,6 +224,25 @@ def _cmd_export_quotes(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_export_tei(args: argparse.Namespace) -> int:
+    from litlens.services.export_formats import export_tei
+
+    result = export_tei(args.project, args.output, args.book)
+    print(f"wrote TEI P5 to {result.path}: {result.quotations} quotations as {result.saids} <said> elements, "
+          f"{result.characters} persons")
+    for note in result.notes:
+        print(f"  note: {note}")
+    return 0
+
+
+def _cmd_export_pdnc(args: argparse.Namespace) -> int:
+    from litlens.services.export_formats import export_pdnc
+
+    result = export_pdnc(args.project, args.output, args.book)
+    print(f"wrote PDNC files to {result.path}: {result.quotations} quotations, {result.characters} characters")
+    return 0
+
+
 def _cmd_import_pdnc(args: argparse.Namespace) -> int:
     from litlens.services.books import import_pdnc
 
@@ -688,6 +707,19 @@ def build_parser() -> argparse.ArgumentParser:
     _project_arg(q)
     _book_arg(q)
     q.add_argument("-o", "--output", required=True, help="output .jsonl file")
+    q = _add(export_sub, "tei", _cmd_export_tei,
+             "export a book as TEI P5: the whole text, chapters and paragraphs, every sub-quotation as <said> "
+             "with speaker, addressees, type and certainty, the characters in the header",
+             "litlens export tei -p emma.litlens --book 1 -o emma.xml")
+    _project_arg(q)
+    _book_arg(q)
+    q.add_argument("-o", "--output", required=True, help="output .xml file")
+    q = _add(export_sub, "pdnc", _cmd_export_pdnc,
+             "export a book as a PDNC novel folder: novel_text.txt, quotation_info.csv, character_info.csv",
+             "litlens export pdnc -p emma.litlens --book 1 -o exports/Emma")
+    _project_arg(q)
+    _book_arg(q)
+    q.add_argument("-o", "--output", required=True, help="output folder (created if absent)")
 
     p = _add(sub, "import-pdnc", _cmd_import_pdnc, "import a PDNC novel folder with its gold quotations and characters",
              "litlens import-pdnc ../shared/data/pdnc/Emma -p corpus.litlens")
