@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass
 
 from litlens.errors import LitLensError
 from litlens.model import QUOTE_TYPES, Character
@@ -54,9 +55,49 @@ def _quotations_naming(conn: sqlite3.Connection, book_id: int, name: str) -> set
     return {r[0] for r in rows}
 
 
-def recount_characters(conn: sqlite3.Connection, project: Project, book_id: int, ids: list[int] | None = None) -> None:
-    """Refresh mention and quotation counts of the given characters (all when ``ids`` is None)."""
-    text = project.text(book_id)
+MentionKey = frozenset[tuple[str, tuple[str, ...]]]  # (name, aliases) of the characters counted together
+
+
+@dataclass(frozen=True)
+class MentionCounts:
+    """Mentions counted for a set of characters, keyed by what was counted (names and aliases)."""
+
+    key: MentionKey
+    counts: dict[str, int]
+
+
+def _mention_key(characters: list[Character]) -> MentionKey:
+    return frozenset((c.name, tuple(c.aliases)) for c in characters)
+
+
+def count_character_mentions(project: Project, book_id: int, characters: list[Character]) -> MentionCounts:
+    """Count the mentions of ``characters`` (with the names and aliases they will have after an
+    edit) over the whole text. It takes about half a second on a novel, so call it before the
+    edit's transaction: every other writer waits while one holds the project's write lock."""
+    return MentionCounts(_mention_key(characters), count_mentions(project.text(book_id), characters))
+
+
+def recount_quotations(conn: sqlite3.Connection, book_id: int, ids: list[int]) -> None:
+    """Refresh the quotation counts of the given characters (an index lookup, no text is read)."""
+    if not ids:
+        return
+    conn.execute(
+        f"UPDATE characters SET quote_count = (SELECT COUNT(*) FROM quotations q WHERE q.book_id = ?"
+        f" AND q.speaker = characters.name AND q.status = 'active') WHERE id IN ({','.join('?' * len(ids))})",
+        [book_id, *ids],
+    )
+
+
+def recount_characters(
+    conn: sqlite3.Connection, project: Project, book_id: int, ids: list[int] | None = None,
+    mentions: MentionCounts | None = None,
+) -> None:
+    """Refresh mention and quotation counts of the given characters (all when ``ids`` is None).
+
+    ``mentions``, counted before the transaction by :func:`count_character_mentions`, is used
+    when it was counted for exactly the characters now stored (no one renamed or merged them
+    in between); otherwise the mentions are counted here.
+    """
     if ids is None:
         rows = conn.execute("SELECT id, name, aliases FROM characters WHERE book_id = ?", (book_id,)).fetchall()
     else:
@@ -64,14 +105,13 @@ def recount_characters(conn: sqlite3.Connection, project: Project, book_id: int,
             f"SELECT id, name, aliases FROM characters WHERE id IN ({','.join('?' * len(ids))})", ids
         ).fetchall()
     characters = [Character(name=r[1], aliases=json.loads(r[2])) for r in rows]
-    mentions = count_mentions(text, characters)
+    if mentions is not None and mentions.key == _mention_key(characters):
+        counts = mentions.counts
+    else:
+        counts = count_mentions(project.text(book_id), characters)
     for (cid, name, _), _character in zip(rows, characters):
-        spoken = conn.execute(
-            "SELECT COUNT(*) FROM quotations WHERE book_id = ? AND speaker = ? AND status = 'active'", (book_id, name)
-        ).fetchone()[0]
-        conn.execute(
-            "UPDATE characters SET mention_count = ?, quote_count = ? WHERE id = ?", (mentions.get(name, 0), spoken, cid)
-        )
+        conn.execute("UPDATE characters SET mention_count = ? WHERE id = ?", (counts.get(name, 0), cid))
+    recount_quotations(conn, book_id, [r[0] for r in rows])
 
 
 def merge_characters(project: Project, book_id: int, source_id: int, target_id: int) -> edits.Edit:
@@ -80,9 +120,10 @@ def merge_characters(project: Project, book_id: int, source_id: int, target_id: 
         raise EditError("choose two different characters to merge")
     source = _character(project, book_id, source_id)
     target = _character(project, book_id, target_id)
+    aliases = list(dict.fromkeys(target.aliases + source.aliases))
+    mentions = count_character_mentions(project, book_id, [Character(name=target.name, aliases=aliases)])
 
     def change(conn: sqlite3.Connection) -> None:
-        aliases = list(dict.fromkeys(target.aliases + source.aliases))
         ambiguous = list(dict.fromkeys(target.ambiguous_aliases + source.ambiguous_aliases))
         gender = target.gender if target.gender != "unknown" else source.gender
         conn.execute(
@@ -91,7 +132,7 @@ def merge_characters(project: Project, book_id: int, source_id: int, target_id: 
         )
         conn.execute("DELETE FROM characters WHERE id = ?", (source_id,))
         _rename_speaker(conn, book_id, source.name, target.name)
-        recount_characters(conn, project, book_id, [target_id])
+        recount_characters(conn, project, book_id, [target_id], mentions)
 
     touched = {"characters": {source_id, target_id}, "quotations": _quotations_naming(project.conn, book_id, source.name)}
     return edits.apply_edit(project, book_id, "merge", f"merge {source.name} into {target.name}", touched, change)
@@ -105,10 +146,13 @@ def split_alias(project: Project, book_id: int, character_id: int, alias: str) -
     if len(character.aliases) == 1:
         raise EditError(f"{character.name} has only this alias; rename the character instead")
     new_ids: set[int] = set()
+    rest = [a for a in character.aliases if a != alias]
+    name = character.name if character.name != alias else rest[0]
+    mentions = count_character_mentions(
+        project, book_id, [Character(name=name, aliases=rest), Character(name=alias, aliases=[alias])]
+    )
 
     def change(conn: sqlite3.Connection) -> dict[str, set[int]]:
-        rest = [a for a in character.aliases if a != alias]
-        name = character.name if character.name != alias else rest[0]
         conn.execute("UPDATE characters SET aliases = ?, name = ? WHERE id = ?", (json.dumps(rest), name, character_id))
         if name != character.name:
             _rename_speaker(conn, book_id, character.name, name)
@@ -117,7 +161,7 @@ def split_alias(project: Project, book_id: int, character_id: int, alias: str) -
             (book_id, alias, json.dumps([alias])),
         )
         new_ids.add(int(cur.lastrowid))
-        recount_characters(conn, project, book_id, [character_id, *new_ids])
+        recount_characters(conn, project, book_id, [character_id, *new_ids], mentions)
         return {"characters": new_ids}
 
     touched = {"characters": {character_id}, "quotations": _quotations_naming(project.conn, book_id, character.name)}
@@ -133,11 +177,13 @@ def rename_character(project: Project, book_id: int, character_id: int, new_name
     if clash:
         raise EditError(f"another character is already called {new_name!r}; merge them instead")
 
+    aliases = list(dict.fromkeys([new_name, *character.aliases]))
+    mentions = count_character_mentions(project, book_id, [Character(name=new_name, aliases=aliases)])
+
     def change(conn: sqlite3.Connection) -> None:
-        aliases = list(dict.fromkeys([new_name, *character.aliases]))
         conn.execute("UPDATE characters SET name = ?, aliases = ? WHERE id = ?", (new_name, json.dumps(aliases), character_id))
         _rename_speaker(conn, book_id, character.name, new_name)
-        recount_characters(conn, project, book_id, [character_id])
+        recount_characters(conn, project, book_id, [character_id], mentions)
 
     touched = {"characters": {character_id}, "quotations": _quotations_naming(project.conn, book_id, character.name)}
     return edits.apply_edit(project, book_id, "rename", f"rename {character.name} to {new_name}", touched, change)
@@ -182,8 +228,8 @@ def set_quotation_speaker(project: Project, quotation_id: int, speaker: str | No
             "UPDATE quotations SET speaker = ?, speaker_confidence = ?, edited = 1 WHERE id = ?",
             (speaker, 1.0 if speaker else None, quotation_id),
         )
-        if affected:
-            recount_characters(conn, project, book_id, sorted(affected))
+        # A new speaker changes two characters' quotation counts, not anyone's mentions.
+        recount_quotations(conn, book_id, sorted(affected))
 
     return edits.apply_edit(
         project, book_id, "quote-speaker", f"set the speaker of quotation {quotation_id} to {speaker or 'nobody'}",
