@@ -1,7 +1,8 @@
-"""File ▸ Export: the open book's quotations, characters and evidence, and a study's judgments.
+"""File ▸ Export: the open book's quotations, characters and evidence, a study's judgments, and
+the book as TEI P5 or as a PDNC folder.
 
 Each action asks where to save, then calls the same service function as ``litlens export
-quotes`` / ``litlens evidence export`` / ``litlens study export``, in a worker thread. CSV
+quotes|tei|pdnc`` / ``litlens evidence export`` / ``litlens study export``, in a worker thread. CSV
 cells that a spreadsheet would run as a formula are written as text
 (:mod:`litlens.services.csv_cells`).
 """
@@ -26,6 +27,7 @@ class ExportKind:
     suffix: str
     file_filter: str
     needs_study: bool = False
+    folder: bool = False  # writes several files into a folder the user picks
 
 
 EXPORTS: dict[str, ExportKind] = {
@@ -35,6 +37,8 @@ EXPORTS: dict[str, ExportKind] = {
     "evidence-csv": ExportKind("&Evidence (CSV)…", "evidence", ".csv", "CSV (*.csv)"),
     "evidence-md": ExportKind("Evidence (&Markdown)…", "evidence", ".md", "Markdown (*.md)"),
     "judgments-csv": ExportKind("Study &judgments (CSV)…", "judgments", ".csv", "CSV (*.csv)", needs_study=True),
+    "tei-xml": ExportKind("Book as &TEI P5 (XML)…", "quotations", ".xml", "TEI XML (*.xml)"),
+    "pdnc-folder": ExportKind("Book as &PDNC folder…", "quotations", "", "", folder=True),
 }
 
 
@@ -61,6 +65,14 @@ def _service(kind: str) -> Callable[..., int]:
         from litlens.services.studies import export_study
 
         return lambda project, out, book_id, study: export_study(project, study, out)["judgments"]
+    if kind == "tei-xml":
+        from litlens.services.export_formats import export_tei
+
+        return lambda project, out, book_id, study: export_tei(project, out, book_id).quotations
+    if kind == "pdnc-folder":
+        from litlens.services.export_formats import export_pdnc
+
+        return lambda project, out, book_id, study: export_pdnc(project, out, book_id).quotations
     raise KeyError(kind)
 
 
@@ -137,6 +149,9 @@ def ask_and_export(window: QMainWindow, kind: str) -> bool:
         study = _choose_study(window, session.path)
         if study is None:
             return False
+    if spec.folder:
+        path = QFileDialog.getExistingDirectory(window, "Export into folder (PDNC files)", str(session.path.parent))
+        return bool(path) and window.exporter.export(kind, path, study)
     suggested = session.path.with_name(f"{session.path.stem}_{study or spec.noun}{spec.suffix}")
     path, _ = QFileDialog.getSaveFileName(window, f"Export {spec.noun}", str(suggested), spec.file_filter)
     if not path:

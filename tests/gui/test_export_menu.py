@@ -34,7 +34,7 @@ def test_export_menu_lists_every_export(window):
     export = next(a.menu() for a in file_menu.actions() if a.text() == "&Export")
     assert [a.text() for a in export.actions()] == [
         "&Quotations (JSON lines)…", "Quotations (&CSV)…", "C&haracters (CSV)…", "&Evidence (CSV)…",
-        "Evidence (&Markdown)…", "Study &judgments (CSV)…"]
+        "Evidence (&Markdown)…", "Study &judgments (CSV)…", "Book as &TEI P5 (XML)…", "Book as &PDNC folder…"]
 
 
 def test_export_quotations_jsonl_is_the_cli_export(window, qtbot, monkeypatch, gold_project, tmp_path):
