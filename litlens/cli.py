@@ -649,6 +649,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="example:\n  litlens ingest novel.txt -p novel.litlens && litlens quotes -p novel.litlens",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    from litlens import __version__
+
+    parser.add_argument("--version", action="version", version=f"litlens {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = _add(sub, "sample", _cmd_sample, "ingest the bundled sample novel (Pride and Prejudice) and summarise it",
