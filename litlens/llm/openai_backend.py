@@ -2,21 +2,29 @@
 
 Standard library only (urllib): timeouts, retries with exponential backoff on connection
 errors, 429 and 5xx answers, and typed errors when the server is down or dies mid-run.
+
+The API key goes only to the server it was given for: a redirect is followed only within
+the same origin (scheme, host and port), anywhere else it is an error; plain ``http://`` to a
+host that is not this machine gives a warning (the key and the book's text would travel
+unencrypted); and no error message shows the key or credentials written into the URL.
 """
 
 from __future__ import annotations
 
 import http.client
+import ipaddress
 import json
 import os
 import socket
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from litlens.errors import LLMError, LLMServerError, LLMTimeoutError
+from litlens.errors import LitLensWarning, LLMError, LLMServerError, LLMTimeoutError
 from litlens.llm import GenerationStats
 
 DEFAULT_CONTEXT_WINDOW = 4096
@@ -29,8 +37,51 @@ _TOKENIZE_ENDPOINTS = (
 )
 
 
-class _Retryable(Exception):
-    pass
+class PlainHttpWarning(LitLensWarning):
+    """The server is reached over plain http:// on another machine: the key and text travel unencrypted."""
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    scheme = parts.scheme.lower()
+    return scheme, (parts.hostname or "").lower(), parts.port or {"http": 80, "https": 443}.get(scheme)
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _without_credentials(url: str) -> str:
+    """``url`` with any ``user:password@`` replaced by ``***@`` (for messages)."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        return "<the URL given>"
+    if "@" not in parts.netloc:
+        return url
+    return urllib.parse.urlunsplit(parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]))
+
+
+class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
+    """Follow a redirect only to the origin the request was sent to; refuse any other."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        target = urllib.parse.urljoin(req.full_url, newurl)
+        if _origin(target) != _origin(req.full_url):
+            raise LLMServerError(
+                f"{_without_credentials(req.full_url)}: the server redirects (HTTP {code}) to another address, "
+                f"{_without_credentials(target)}; LitLens does not follow it, so that the API key goes to no other "
+                "server. If that is the right server, give its address with --base-url"
+            )
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_OPENER = urllib.request.build_opener(_SameOriginRedirects())
 
 
 class OpenAIBackend:
@@ -50,7 +101,25 @@ class OpenAIBackend:
     ):
         base = base_url.rstrip("/")
         if not base.startswith(("http://", "https://")):
-            raise LLMError(f"{base_url!r} is not an http(s) URL; give e.g. http://127.0.0.1:8000/v1")
+            raise LLMError(f"{_without_credentials(base_url)!r} is not an http(s) URL; give e.g. http://127.0.0.1:8000/v1")
+        try:
+            parts = urllib.parse.urlsplit(base)
+            parts.port  # noqa: B018 - raises ValueError on a malformed port
+        except ValueError as exc:
+            raise LLMError(f"{_without_credentials(base_url)!r} is not a valid URL ({exc})") from None
+        if "@" in parts.netloc:
+            raise LLMError(
+                f"{_without_credentials(base_url)!r} holds credentials (user:password@); LitLens does not send them. "
+                "Put the key in an environment variable and name it with --api-key-env"
+            )
+        if parts.scheme == "http" and not _is_loopback(parts.hostname or ""):
+            warnings.warn(
+                f"{base_url} is plain http:// to another machine: the prompts, the book's text"
+                + (" and the API key" if api_key_env else "")
+                + " travel unencrypted. Use https:// unless the network is private",
+                PlainHttpWarning,
+                stacklevel=2,
+            )
         if not base.endswith("/v1"):
             base += "/v1"
         self.base_url = base
@@ -97,10 +166,10 @@ class OpenAIBackend:
                 time.sleep(min(self.backoff * 2 ** (attempt - 1), 10.0))
             req = urllib.request.Request(url, data=data, headers=headers, method=method)
             try:
-                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                with _OPENER.open(req, timeout=self.timeout) as resp:
                     return json.loads(resp.read().decode("utf-8"))
             except urllib.error.HTTPError as exc:
-                detail = exc.read().decode("utf-8", "replace")[:300]
+                detail = self._redact(exc.read().decode("utf-8", "replace")[:300])
                 if exc.code in (429, 500, 502, 503, 504):
                     last = exc
                     continue
@@ -128,11 +197,15 @@ class OpenAIBackend:
             raise LLMServerError(
                 f"{url}: the server kept failing (HTTP {last.code}) after {retries + 1} attempts"
             )
-        reason = getattr(last, "reason", last)
+        reason = self._redact(str(getattr(last, "reason", last)))
         raise LLMServerError(
             f"{url}: cannot reach the LLM server ({reason}) after {retries + 1} attempts. "
             "Is it running at that address? Start it, or check --base-url"
         )
+
+    def _redact(self, text: str) -> str:
+        """``text`` (a server's answer, an error) without the API key, should the server echo it."""
+        return text.replace(self.api_key, "***") if self.api_key else text
 
     def _models(self) -> list[dict]:
         answer = self._request("GET", self.base_url + "/models")
@@ -207,7 +280,7 @@ class OpenAIBackend:
             text = answer["choices"][0]["message"].get("content") or ""
         except (KeyError, IndexError, TypeError, AttributeError) as exc:
             raise LLMServerError(
-                f"{self.base_url}/chat/completions: unexpected answer shape {str(answer)[:200]}"
+                f"{self.base_url}/chat/completions: unexpected answer shape {self._redact(str(answer)[:200])}"
             ) from exc
         usage = answer.get("usage") or {}
         self.stats.calls += 1
