@@ -13,9 +13,11 @@ from __future__ import annotations
 import json
 import socket
 import sqlite3
+import urllib.parse
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
 
 from litlens.errors import LitLensError
 from litlens.store.project import Project, translate_sqlite_errors
@@ -267,9 +269,19 @@ def _study(r: tuple) -> StudyRecord:
 
 
 
+def read_only_uri(path: str | Path) -> str:
+    """A SQLite ``file:`` URI that opens ``path`` read-only, whatever characters its name holds.
+
+    In a URI, ``?`` starts the parameters, ``#`` a fragment and ``%`` an escape, so an
+    unquoted ``lead#1.litlens`` would open (and create) ``lead``: every character of the
+    absolute path except ``/`` is percent-encoded.
+    """
+    return "file:" + urllib.parse.quote(str(Path(path).resolve()), safe="/") + "?mode=ro"
+
+
 def read_study_file(path: str) -> dict:
     """Everything about the studies in another project file, read-only (for merging)."""
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
+    conn = sqlite3.connect(read_only_uri(path), uri=True, timeout=5.0)
     try:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "study_judgments" not in tables:

@@ -321,3 +321,19 @@ def test_agreement_monitor_matches_a_fresh_computation(proxy_project):
     for s in sessions.values():
         s.close()
     monitor.close()
+
+
+@pytest.mark.parametrize("name", ["lead#1.litlens", "what?.litlens", "%41.litlens", "a b%20c.litlens", "x?mode=rwc#.litlens"])
+def test_merge_reads_a_project_file_whatever_its_name(proxy_project, tmp_path, name):
+    _annotate(proxy_project, "proxy", "A", lambda e: 1)
+    folder = tmp_path / "annotators"
+    folder.mkdir()
+    source = folder / name
+    shutil.copy(proxy_project, source)
+    lead = tmp_path / "lead.litlens"
+    shutil.copy(proxy_project, lead)
+    before = sorted(p.name for p in folder.iterdir())
+    report = merge(lead, [source])
+    assert report["duplicates"] == 5 and report["added"] == 0
+    after = sorted(p.name for p in folder.iterdir() if p.name not in (name + "-wal", name + "-shm"))  # SQLite's own
+    assert after == before  # no stray file such as "lead" or "what"
