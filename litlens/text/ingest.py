@@ -100,6 +100,12 @@ def read_book(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -> Ra
         book = _read_html(path, decoded) if kind == "html" else _read_text(path, decoded)
     if sniff_note:
         book = replace(book, notes=(sniff_note, *book.notes))
+    nul = book.text.find("\x00")  # e.g. a UTF-16 file or an EPUB chapter holding U+0000
+    if nul >= 0:
+        raise BinaryInputError(
+            path, f"the text contains a NUL character (at character {nul:,} of the text read from it), so it is "
+            "binary data, not text", _EXPORT_FIX,
+        )
     if not book.text.strip():
         raise EmptyInputError(
             path,
@@ -232,11 +238,12 @@ def _decode_strict(path: Path, data: bytes, encoding: str) -> str:
 
 
 def _check_binary(path: Path, data: bytes) -> None:
-    sample = data[:65536]
-    if b"\x00" in sample:
+    nul = data.find(b"\x00")  # anywhere: a NUL stored in the text makes SQLite's length() differ from Python's
+    if nul >= 0:
         raise BinaryInputError(
-            path, "the file contains NUL bytes, so it is binary data, not text", _EXPORT_FIX
+            path, f"the file contains a NUL byte (at byte {nul:,}), so it is binary data, not text", _EXPORT_FIX
         )
+    sample = data[:65536]
     controls = len(_CONTROL.findall(sample))
     if controls > max(8, len(sample) // 100):
         raise BinaryInputError(

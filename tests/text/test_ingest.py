@@ -158,6 +158,45 @@ def test_ingest_binary_file_raises(tmp_path, data, words):
     assert "plain text" in str(err.value)  # the fix
 
 
+@pytest.mark.parametrize("encoding", ["utf-8", "cp1252"])
+def test_ingest_nul_after_the_first_100_kb_is_refused_with_its_offset(tmp_path, encoding):
+    text = "\u201cWell,\u201d said she. He nodded.\n\n" * 4000  # about 150 KB; cp1252 keeps the quotes as one byte
+    data = text.encode(encoding)
+    offset = 100_003 - 100_003 % len("x".encode(encoding))
+    path = _write(tmp_path, "book.txt", data[:offset] + b"\x00" + data[offset:])
+    with pytest.raises(BinaryInputError, match=f"NUL byte \\(at byte {offset:,}\\)"):
+        read_book(path)
+
+
+def test_ingest_nul_character_in_a_utf16_text_is_refused_with_its_offset(tmp_path):
+    text = "She said so.\n\n" * 9000 + "\x00" + "And then more.\n"
+    path = _write(tmp_path, "book.txt", b"\xff\xfe" + text.encode("utf-16-le"))
+    with pytest.raises(BinaryInputError, match=f"NUL character \\(at character {len('She said so.') * 9000 + 18000:,}"):
+        read_book(path)
+
+
+def test_ingest_nul_refused_by_the_cli_and_nothing_stored(tmp_path, capsys):
+    from litlens.cli import main
+
+    data = (b"He came in. " * 10_000) + b"\x00" + b"The end.\n"
+    book = _write(tmp_path, "book.txt", data)
+    project = tmp_path / "p.litlens"
+    assert main(["ingest", str(book), "-p", str(project)]) != 0
+    err = capsys.readouterr().err
+    assert err.startswith("litlens: error:") and "at byte 120,000" in err
+    assert not project.exists() or _books(project) == 0
+
+
+def _books(project: Path) -> int:
+    import sqlite3
+
+    conn = sqlite3.connect(project)
+    try:
+        return conn.execute("SELECT count(*) FROM books").fetchone()[0]
+    finally:
+        conn.close()
+
+
 def test_ingest_zip_renamed_txt_raises(tmp_path):
     path = tmp_path / "archive.txt"
     with zipfile.ZipFile(path, "w") as archive:
