@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from litlens.errors import ProjectError
 from litlens.store.project import Project
 
 # Tables an edit may touch, with their primary key column.
@@ -64,6 +65,54 @@ def _restore(conn: sqlite3.Connection, snap: Snapshot) -> None:
                 )
 
 
+def _stored_snapshot(project: Project, conn: sqlite3.Connection, edit_id: int, book_id: int, which: str, raw: str) -> Snapshot:
+    """The ``before`` or ``after`` rows of a stored edit, checked before anything is written back.
+
+    The undo log is data in the project file, and a file can be crafted: a column name in
+    it is spliced into SQL, so every table must be an editable one, every column one of that
+    table's (``PRAGMA table_info``), every value a plain SQL value, and every row one of the
+    edit's book under the id it is filed under.
+    """
+
+    def bad(problem: str) -> ProjectError:
+        return ProjectError(
+            project.path, f"edit {edit_id} in the undo log is damaged or was not written by LitLens: {problem}",
+            "Nothing was changed. Undo and redo cannot go past this edit; the rest of the project is intact",
+        )
+
+    try:
+        snap = json.loads(raw)
+    except (TypeError, ValueError):
+        raise bad(f"its {which!r} rows are not valid JSON") from None
+    if not isinstance(snap, dict):
+        raise bad(f"its {which!r} rows are not a table of rows")
+    for table, rows in snap.items():
+        if table not in EDITABLE:
+            raise bad(f"it names table {table!r}, which edits never change")
+        if not isinstance(rows, dict):
+            raise bad(f"its {table} rows are not a table of rows")
+        columns = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+        for row_id, row in rows.items():
+            if not (isinstance(row_id, str) and row_id.isascii() and row_id.isdigit()):
+                raise bad(f"row id {row_id!r} of {table} is not a number")
+            if row is None:
+                owner = conn.execute(f"SELECT book_id FROM {table} WHERE id = ?", (int(row_id),)).fetchone()
+                if owner is not None and owner[0] != book_id:
+                    raise bad(f"it would delete {table} row {row_id} of another book")
+                continue
+            if not isinstance(row, dict):
+                raise bad(f"{table} row {row_id} is not a row")
+            unknown = [n for n in row if n not in columns]
+            if unknown:
+                raise bad(f"{table} has no column {', '.join(repr(n) for n in unknown)}")
+            if row.get("id") != int(row_id) or row.get("book_id") != book_id:
+                raise bad(f"{table} row {row_id} does not belong to this edit's book under that id")
+            values = [v for v in row.values() if v is not None and not isinstance(v, (int, float, str))]
+            if values:
+                raise bad(f"{table} row {row_id} holds a value that is not a number or text")
+    return snap
+
+
 def apply_edit(
     project: Project,
     book_id: int,
@@ -102,7 +151,7 @@ def undo(project: Project, book_id: int) -> Edit | None:
     if row is None:
         return None
     with project.atomic() as conn:
-        _restore(conn, json.loads(row[1]))
+        _restore(conn, _stored_snapshot(project, conn, row[0], book_id, "before", row[1]))
         conn.execute("UPDATE edits SET state = 'undone' WHERE id = ?", (row[0],))
     return _edit(project, row[0])
 
@@ -115,7 +164,7 @@ def redo(project: Project, book_id: int) -> Edit | None:
     if row is None:
         return None
     with project.atomic() as conn:
-        _restore(conn, json.loads(row[1]))
+        _restore(conn, _stored_snapshot(project, conn, row[0], book_id, "after", row[1]))
         conn.execute("UPDATE edits SET state = 'done' WHERE id = ?", (row[0],))
     return _edit(project, row[0])
 
