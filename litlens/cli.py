@@ -765,9 +765,9 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true", help="print JSON")
     q = _add(train_sub, "attributor", _cmd_train_attributor,
              "train the CPU speaker attributor on PDNC novels (gold quotations and characters)",
-             "litlens train attributor --pdnc ../shared/data/pdnc -o attributor.joblib")
+             "litlens train attributor --pdnc ../shared/data/pdnc -o attributor.zip")
     q.add_argument("--pdnc", required=True, help="PDNC data folder")
-    q.add_argument("-o", "--output", required=True, help="model file to write (.joblib)")
+    q.add_argument("-o", "--output", required=True, help="model file to write: a ZIP of LightGBM text, numpy arrays and JSON (no pickle)")
     q.add_argument("--novels", help="comma-separated novel names to train on (default: all)")
     # -- evidence retrieval (issue 5): search, evidence, eval retrieval, train retriever, link-criticism
     p = _add(sub, "search", _cmd_search,

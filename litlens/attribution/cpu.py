@@ -16,12 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import joblib
-
 from litlens.attribution.base import Attribution
 from litlens.attribution.context import BookContext, build_context
 from litlens.attribution.features import recent_mentions
-from litlens.attribution.ranker import PreparedBook, SpeakerRanker, prepare, ranker_from_state
+from litlens.attribution.model_file import ModelFileError
+from litlens.attribution.ranker import PreparedBook, SpeakerRanker, load_ranker, prepare
 from litlens.errors import Cancelled as CancelledError
 from litlens.errors import InputFileError, NoCharactersError
 from litlens.model import Cancelled, Character, EntityMention, Paragraph, Progress, Quotation
@@ -43,22 +42,26 @@ class BookInput:
 
 
 def load_model(path: str | Path) -> SpeakerRanker:
-    """Read a model written by :func:`save_model` (``litlens train attributor``)."""
+    """Read a model written by :func:`save_model` (``litlens train attributor``).
+
+    The file holds data only (:mod:`litlens.attribution.model_file`); anything else, a
+    pickled ``.joblib`` model included, is refused without being unpickled.
+    """
     path = Path(path)
     if not path.is_file():
         raise InputFileError(path, "no such attributor model file", "Train one with `litlens train attributor --pdnc DIR -o MODEL`")
     try:
-        state = joblib.load(path)
-    except Exception as exc:  # joblib raises many kinds on a file that is not one of its pickles
-        raise InputFileError(path, f"not an attributor model ({type(exc).__name__})", "Pass a file written by `litlens train attributor`") from exc
-    try:
-        return ranker_from_state(state)
-    except ValueError as exc:
-        raise InputFileError(path, str(exc), "Retrain it with `litlens train attributor --pdnc DIR -o MODEL`") from exc
+        return load_ranker(path)
+    except ModelFileError as exc:
+        raise InputFileError(
+            path, f"not a LitLens attributor model: {exc}",
+            "Pass a file written by `litlens train attributor` of this LitLens, or retrain it with "
+            "`litlens train attributor --pdnc DIR -o MODEL`",
+        ) from exc
 
 
 def save_model(ranker: SpeakerRanker, path: str | Path) -> None:
-    joblib.dump(ranker.to_state(), Path(path), compress=3)
+    ranker.save(Path(path))
 
 
 def predict_addressees(context: BookContext, speakers: Sequence[int | None]) -> list[tuple[int, ...]]:

@@ -40,6 +40,7 @@ from threadpoolctl import threadpool_limits
 from litlens.attribution.context import BookContext
 from litlens.attribution.dialogue import TURN_FEATURES, change_odds, fit_turn_model, turn_taking
 from litlens.attribution.features import BASE_FEATURES, SECOND_FEATURES, base_rows, candidates, second_rows
+from litlens.attribution.model_file import FORMAT, ModelFileError, read_model_file, write_model_file
 from litlens.model import Cancelled, Progress
 
 if TYPE_CHECKING:  # scikit-learn and LightGBM take seconds to import: only training and loading a model need them
@@ -47,7 +48,9 @@ if TYPE_CHECKING:  # scikit-learn and LightGBM take seconds to import: only trai
     from sklearn.ensemble import HistGradientBoostingClassifier
     from sklearn.isotonic import IsotonicRegression
 
-MODEL_FORMAT = "litlens-attributor-5"
+    from litlens.attribution.model_file import Isotonic, TreeEnsemble
+
+MODEL_FORMAT = FORMAT
 PASSES = 2  # the first pass and one that reads its answers (a third measured no better)
 
 
@@ -86,6 +89,7 @@ class _Pairs:
     """scikit-learn trees that judge each (quotation, candidate) row alone."""
 
     reachable_only = False  # a quotation whose speaker is no candidate still teaches "not these"
+    kind = "trees"  # how the model file stores it
 
     def fit(self, seed: int, x: np.ndarray, y: np.ndarray, groups: np.ndarray) -> HistGradientBoostingClassifier:
         from sklearn.ensemble import HistGradientBoostingClassifier
@@ -103,6 +107,7 @@ class _Choice:
     """LightGBM trees fitted on one quotation's candidates at a time (:func:`candidate_softmax_loss`)."""
 
     reachable_only = True  # with its speaker among no candidates, a quotation has no softmax target
+    kind = "lightgbm"
 
     def fit(self, seed: int, x: np.ndarray, y: np.ndarray, groups: np.ndarray) -> LGBMRanker:
         from lightgbm import LGBMRanker
@@ -245,8 +250,8 @@ def _max_probs(dists: list[dict[int, float]]) -> list[tuple[int | None, float]]:
 @dataclass
 class SpeakerRanker:
     passes: dict[str, list]  # per learner (LEARNERS): its models for pass 1, 2, ...
-    turns: HistGradientBoostingClassifier  # who speaks at a new turn: see litlens.attribution.dialogue
-    calibration: IsotonicRegression | None
+    turns: HistGradientBoostingClassifier | TreeEnsemble  # who speaks at a new turn: see litlens.attribution.dialogue
+    calibration: IsotonicRegression | Isotonic | None  # read from a file: the same maps as plain arrays
     trained_on: list[str]
     meta: dict = field(default_factory=dict)
 
@@ -264,23 +269,28 @@ class SpeakerRanker:
             out.append((best, conf))
         return out
 
-    def to_state(self) -> dict:
+    def save(self, path) -> None:
+        """Write the model as data only (:mod:`litlens.attribution.model_file`)."""
         import lightgbm
         import sklearn
 
-        return {
-            "format": MODEL_FORMAT,
-            "passes": {k: list(v) for k, v in self.passes.items()},
-            "turns": self.turns,
-            "calibration": self.calibration,
-            "trained_on": list(self.trained_on),
-            "base_features": list(BASE_FEATURES),
-            "second_features": list(SECOND_FEATURES),
-            "turn_features": list(TURN_FEATURES),
-            "meta": dict(self.meta),
-            "sklearn": sklearn.__version__,
-            "lightgbm": lightgbm.__version__,
-        }
+        from litlens import __version__
+
+        write_model_file(
+            path,
+            passes={k: list(v) for k, v in self.passes.items()},
+            kinds={k: LEARNERS[k].kind for k in self.passes},
+            turns=self.turns,
+            calibration=self.calibration,
+            header={
+                "base_features": list(BASE_FEATURES),
+                "second_features": list(SECOND_FEATURES),
+                "turn_features": list(TURN_FEATURES),
+                "trained_on": list(self.trained_on),
+                "meta": dict(self.meta),
+                "versions": {"litlens": __version__, "sklearn": sklearn.__version__, "lightgbm": lightgbm.__version__},
+            },
+        )
 
 
 def _folds(n: int, k: int) -> list[list[int]]:
@@ -364,23 +374,24 @@ def _train(
     return SpeakerRanker(passes, turns, calibration, [b.name for b in books])
 
 
-def ranker_from_state(state: dict) -> SpeakerRanker:
-    if not isinstance(state, dict) or not str(state.get("format", "")).startswith("litlens-attributor-"):
-        raise ValueError("not a LitLens attributor model")
-    if state["format"] != MODEL_FORMAT:
-        raise ValueError(f"the model is in format {state['format']!r}, this LitLens reads {MODEL_FORMAT!r}")
+def load_ranker(path) -> SpeakerRanker:
+    """Read a model written by :meth:`SpeakerRanker.save`; :class:`ModelFileError` says why a file is refused."""
+    state = read_model_file(path)
     if (
         state.get("base_features") != list(BASE_FEATURES)
         or state.get("second_features") != list(SECOND_FEATURES)
         or state.get("turn_features") != list(TURN_FEATURES)
     ):
-        raise ValueError("the model was trained on other features than this LitLens computes")
-    if sorted(state.get("passes", {})) != sorted(LEARNERS):
-        raise ValueError("the model has other learners than this LitLens uses")
-    return SpeakerRanker(
-        {k: list(state["passes"][k]) for k in LEARNERS}, state["turns"], state.get("calibration"),
-        list(state.get("trained_on", [])), dict(state.get("meta", {})),
-    )
+        raise ModelFileError("the model was trained on other features than this LitLens computes")
+    learners = state["learners"]
+    if sorted(learners) != sorted(LEARNERS) or any(learners[k]["kind"] != LEARNERS[k].kind for k in LEARNERS):
+        raise ModelFileError("the model has other learners than this LitLens uses")
+    if any(not learners[k]["passes"] for k in LEARNERS):
+        raise ModelFileError("a learner of the model has no passes")
+    trained_on, meta = state.get("trained_on", []), state.get("meta", {})
+    if not isinstance(trained_on, list) or not all(isinstance(n, str) for n in trained_on) or not isinstance(meta, dict):
+        raise ModelFileError("model.json's trained_on or meta is malformed")
+    return SpeakerRanker({k: list(learners[k]["passes"]) for k in LEARNERS}, state["turns"], state["calibration"], trained_on, meta)
 
 
 def entropy(dist: dict[int, float]) -> float:

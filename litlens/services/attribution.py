@@ -44,7 +44,7 @@ from litlens.text.chapters import find_chapters
 from litlens.text.ingest import read_book
 from litlens.text.paragraphs import find_paragraphs
 
-DEFAULT_MODEL = RESOURCES / "attributor.joblib"
+DEFAULT_MODEL = RESOURCES / "attributor.zip"
 DEFAULT_FOLDS = 5
 # Fold models trained in this process, by (corpus folder, training novels): evaluating the
 # same folds again (e.g. end to end after gold) reuses them.

@@ -67,7 +67,7 @@ def test_eval_refuses_unknown_novels_and_too_few_to_train(small_pdnc, tmp_path):
 def test_cli_train_attributor_writes_a_usable_model(small_pdnc, tmp_path):
     from litlens.attribution.cpu import load_model
 
-    out = tmp_path / "m.joblib"
+    out = tmp_path / "m.zip"
     subprocess.run(
         [sys.executable, "-m", "litlens.cli", "train", "attributor", "--pdnc", str(small_pdnc),
          "--novels", "DaisyMiller,TheAwakening", "-o", str(out)],

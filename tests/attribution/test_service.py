@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 
-import joblib
 import pytest
 
-from litlens.attribution.ranker import MODEL_FORMAT
 from litlens.errors import Cancelled, InputFileError, NoCharactersError
 from litlens.services import editing
 from litlens.services.attribution import attribute_book, default_model_path, review_items
@@ -104,19 +102,12 @@ def test_book_without_characters_is_refused_and_nothing_changes(detected):
 
 def test_missing_or_bad_model_file_is_a_clear_error(detected, tmp_path):
     with pytest.raises(InputFileError, match="no such attributor model"):
-        attribute_book(detected, model_path=tmp_path / "none.joblib")
-    bad = tmp_path / "bad.joblib"
+        attribute_book(detected, model_path=tmp_path / "none.zip")
+    bad = tmp_path / "bad.zip"
     bad.write_text("not a model")
-    with pytest.raises(InputFileError, match="not an attributor model"):
+    with pytest.raises(InputFileError, match="not a LitLens attributor model: it is not a ZIP archive.*retrain it"):
         attribute_book(detected, model_path=bad)
-    old = tmp_path / "old.joblib"
-    joblib.dump({"format": "litlens-attributor-1", "first": None, "second": None}, old)
-    with pytest.raises(InputFileError, match="format 'litlens-attributor-1'.*Retrain it"):
-        attribute_book(detected, model_path=old)
-    other = tmp_path / "other.joblib"
-    joblib.dump({"format": MODEL_FORMAT, "base_features": ["cue_kind"], "second_features": []}, other)
-    with pytest.raises(InputFileError, match="trained on other features than this LitLens computes. Retrain it"):
-        attribute_book(detected, model_path=other)
+    # Other malformed and crafted model files: tests/attribution/test_model_file.py
 
 
 def test_cli_attribute_prints_a_summary(detected):
