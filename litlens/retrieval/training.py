@@ -106,7 +106,7 @@ def train_retriever(
     start_path = str(packaged_model_path() if model is None else model)
     state = None
     if resume and (checkpoint / "state.pt").is_file():
-        state = torch.load(checkpoint / "state.pt", weights_only=False)
+        state = load_checkpoint_state(checkpoint / "state.pt")
         start_q, start_p = str(checkpoint / "query"), str(checkpoint / "passage")
     else:
         start_q = start_p = start_path
@@ -212,6 +212,27 @@ def _save(output: Path, qenc, penc, pooling: str, base: str, history: list[dict]
     (output / RETRIEVER_CONFIG).write_text(
         json.dumps({"pooling": pooling, "normalize": True, "base": base, "history": history}, indent=2), encoding="utf-8"
     )
+
+
+_STATE_KEYS = ("optimizer", "epoch", "history", "best", "best_epoch", "bad", "rng")
+
+
+def load_checkpoint_state(path: Path) -> dict:
+    """The training state saved by :func:`_save_checkpoint`, read with ``weights_only=True``:
+    tensors, numbers, strings and containers only, so a crafted file cannot run code."""
+    import pickle
+
+    import torch
+
+    fix = f"Delete {path.parent} or pass --no-resume to start afresh"
+    try:
+        state = torch.load(path, weights_only=True, map_location="cpu")
+    except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise LitLensError(f"{path}: not a LitLens training checkpoint, or one that needs code to load ({first}). {fix}") from exc
+    if not isinstance(state, dict) or any(k not in state for k in _STATE_KEYS):
+        raise LitLensError(f"{path}: not a LitLens training checkpoint (it lacks {', '.join(_STATE_KEYS)}). {fix}")
+    return state
 
 
 def _save_checkpoint(checkpoint: Path, qenc, penc, optimizer, epoch, history, best, best_epoch, bad, rng) -> None:
