@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import shutil
 import time
 from collections import defaultdict
@@ -228,8 +229,11 @@ def load_checkpoint_state(path: Path) -> dict:
     try:
         state = torch.load(path, weights_only=True, map_location="cpu")
     except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise LitLensError(f"{path}: not a LitLens training checkpoint, or one that needs code to load ({first}). {fix}") from exc
+        if "weights only" in str(exc).lower():
+            why = "it holds objects other than tensors and plain values, which only running code could rebuild"
+        else:
+            why = re.sub(r"\x1b\[[0-9;]*m", "", str(exc)).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+        raise LitLensError(f"{path}: not a LitLens training checkpoint ({why}). {fix}") from exc
     if not isinstance(state, dict) or any(k not in state for k in _STATE_KEYS):
         raise LitLensError(f"{path}: not a LitLens training checkpoint (it lacks {', '.join(_STATE_KEYS)}). {fix}")
     return state
