@@ -7,8 +7,10 @@ All writes go through :class:`Project`; a multi-step write runs inside
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 import sys
+import time
 import urllib.parse
 import warnings
 from collections.abc import Iterator
@@ -61,6 +63,9 @@ sqlite_utils = _import_sqlite_utils()
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_S = 5.0
+# While another process writes, a transaction tries to begin again after this many seconds
+# (drawn at random, so two waiting writers do not keep meeting); see Project._begin.
+_RETRY_S = (0.0005, 0.004)
 
 
 @dataclass(frozen=True)
@@ -145,7 +150,7 @@ class Project:
                 self._depth -= 1
             return
         with translate_sqlite_errors(self.path):
-            self.conn.execute("BEGIN IMMEDIATE")
+            self._begin()
             self._depth = 1
             try:
                 yield self.conn
@@ -157,6 +162,29 @@ class Project:
             finally:
                 self._depth = 0
             self.conn.execute("COMMIT")
+
+    def _begin(self) -> None:
+        """BEGIN IMMEDIATE, waiting up to :data:`BUSY_TIMEOUT_S` for the other writers.
+
+        SQLite's own wait polls every 100 ms after its first third of a second, and writers
+        that commit short transactions back to back (two annotators) take the lock again
+        between two polls: a speaker correction waiting behind them gave up after 5 s with
+        "the project is locked". Trying again every few milliseconds gives it its turn.
+        """
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        self.conn.execute("PRAGMA busy_timeout = 0")
+        try:
+            while True:
+                try:
+                    self.conn.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as exc:
+                    message = str(exc).lower()
+                    if ("locked" not in message and "busy" not in message) or time.monotonic() >= deadline:
+                        raise
+                time.sleep(random.uniform(*_RETRY_S))
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
 
     # -- writes ---------------------------------------------------------------------
     def add_book(
