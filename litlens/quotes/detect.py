@@ -90,6 +90,7 @@ from typing import Literal
 
 from litlens.model import Chapter, EntityMention, Paragraph, Quotation
 from litlens.quotes.types import (
+    CLAUSE_LIMIT,
     SPEECH_NOUNS,
     Cue,
     Names,
@@ -934,6 +935,37 @@ _IMAGINED = re.compile(
     r"|\bif\s+(?:\w+\s+){1,3}had\s+(?:said|asked|answered|replied)\b",
     re.IGNORECASE,
 )
+# Every alternative of _IMAGINED and of _WRITTEN_WORDS holds one of these letter strings, so
+# a clause with none of them is neither imagined nor written speech.
+_UNUTTERED_HINT = re.compile(
+    r"s(?:ay|entence)|meant|ha(?:ve|d)|headed|wr(?:it|ote)|print|engrav|inscrib|scrawl|telegram|wire|ca(?:ble|rd)"
+    r"|motto|read|pa(?:int|per|ssage)|l(?:abel|etter)",
+    re.IGNORECASE,
+)
+
+
+class _UnutteredHints:
+    """Where :data:`_UNUTTERED_HINT` matches, paragraph by paragraph (each read once, when first
+    asked): lets :func:`_not_uttered` skip a clause without reading it. In a paragraph of
+    thousands of quotations and no full stop every clause is :data:`CLAUSE_LIMIT` long, and
+    reading each one made detection take minutes."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._spans: dict[int, tuple[list[int], list[int]]] = {}
+
+    def any_within(self, index: int, paragraph: Paragraph, start: int, end: int) -> bool:
+        """Could ``text[start:end]``, inside paragraph ``index``, hold a hint? (True when one
+        overlaps it: matches do not overlap, so one that hides another covers its start.)"""
+        spans = self._spans.get(index)
+        if spans is None:
+            found = [(m.start(), m.end()) for m in _UNUTTERED_HINT.finditer(self.text, paragraph.start, paragraph.end)]
+            spans = self._spans[index] = ([a for a, _ in found], [b for _, b in found])
+        starts, ends = spans
+        k = bisect.bisect_right(ends, start)
+        return k < len(starts) and starts[k] < end
+
+
 # Speech verbs that go with writing: "a piece of folded paper, addressed:", "Books written
 # afterwards say".
 _WRITING_VERBS = frozenset("addressed headed labelled say says tell tells".split())
@@ -949,7 +981,9 @@ def _tags_from_after(text: str, group: list[_Seg], cue: Cue) -> bool:
     return text[before[-1].start : before[-1].end].rstrip(" _*)")[-1:] in {",", "!", "?"}
 
 
-def _not_uttered(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph], cue: Cue | None = None) -> bool:
+def _not_uttered(
+    text: str, group: list[_Seg], paragraphs: Sequence[Paragraph], cue: Cue | None = None, hints: _UnutteredHints | None = None
+) -> bool:
     """Written words ("the telegram read: "..."") or imagined speech ("a smile which
     seemed to say, "...""), told by the clause that introduces a quotation inside
     narration. PDNC annotates neither.
@@ -958,10 +992,14 @@ def _not_uttered(text: str, group: list[_Seg], paragraphs: Sequence[Paragraph], 
     writing in the clause ("having read it through, returned it saying,") or a cue
     (``cue``, the quotation's own) tags the words after they open ("Kemp read this
     letter twice, "It s no hoax," he said.").
+    ``hints`` (for ``text``) skips clauses that cannot match without reading them.
     """
     first = group[0]
     p = paragraphs[first.para]
     if first.open_mark is None or first.open_mark == p.start:
+        return False
+    # The clause starts at or after max(p.start, open_mark - CLAUSE_LIMIT) (see clause_start).
+    if hints is not None and not hints.any_within(first.para, p, max(p.start, first.open_mark - CLAUSE_LIMIT), first.open_mark):
         return False
     clause = text[clause_start(text, p.start, first.open_mark) : first.open_mark]
     if _IMAGINED.search(clause):
@@ -1138,11 +1176,18 @@ def _written_before(text: str, group: list[_Seg], prev_seg: _Seg | None, paragra
     if first.open_mark is None or first.open_mark == p.start:
         return False
     begin = prev_seg.close_mark + 1 if prev_seg is not None and prev_seg.para == first.para and prev_seg.close_mark is not None else p.start
-    before = text[begin : first.open_mark].rstrip()
-    body = before.rstrip(" \u00a0-\u2014:.")
-    if not body or before[-1:] not in {":", "-", "\u2014"}:
+    # The narration before the quotation, read back from its end: after quotations left open
+    # it runs from the paragraph's start, and copying it for each one was quadratic.
+    before_end = first.open_mark
+    while before_end > begin and text[before_end - 1].isspace():
+        before_end -= 1
+    if before_end == begin or text[before_end - 1] not in {":", "-", "\u2014"}:
         return False
-    end = begin + len(body)
+    end = before_end
+    while end > begin and text[end - 1] in " \u00a0-\u2014:.":
+        end -= 1
+    if end == begin:
+        return False
     clause = text[clause_start(text, begin, end) : end]
     return _tells_of_writing(clause) or _unspoken_words(clause)
 
@@ -1529,6 +1574,7 @@ def detect_quotations(
     groups = [g for g in group_segments(text, segs, paragraphs, names, join_paragraphs) if not any(_is_verse(text, s) for s in g)]
     groups = split_uncued_asides(text, join_beats(text, groups, paragraphs, names), paragraphs, names)
     wrap = _wrap_width(text, paragraphs)
+    hints = _UnutteredHints(text)
     out: list[Quotation] = []
     written_run = False  # inside a run of quoted paragraphs that are written words
     for gi, group in enumerate(groups):
@@ -1543,7 +1589,7 @@ def detect_quotations(
             continue
         if cue is not None and (_written_cue(cue) or _that_clause(text, group, prev_seg)):
             continue
-        if _not_uttered(text, group, paragraphs, cue) or _is_name_given(text, group, paragraphs) or _is_short_lined_verse(text, group, wrap):
+        if _not_uttered(text, group, paragraphs, cue, hints) or _is_name_given(text, group, paragraphs) or _is_short_lined_verse(text, group, wrap):
             continue
         if cue is None and (
             _is_epigraph(text, group, paragraphs)

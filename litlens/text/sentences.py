@@ -43,6 +43,10 @@ _UNNEEDED = ("tagger", "parser", "attribute_ruler", "lemmatizer")
 _SENTENCE_SETTERS = ("senter", "parser", "sentencizer")
 MAX_PIECE_CHARS = 100_000  # longer paragraphs are cut at a line or sentence end
 BATCH_SIZE = 128  # paragraphs per nlp.pipe batch (measured: 64-256 are alike, 1000 is slower)
+# A batch also ends before it passes this many characters: spaCy holds a whole batch's
+# activations at once, and 128 pieces of 100,000 characters (a book on one line) took 2 GB.
+# 128 paragraphs of a novel come to 40,000-60,000 characters, so their batches stay as they were.
+BATCH_CHARS = 300_000
 _PROGRESS_EVERY = 100  # paragraphs between progress reports
 _ENTITY_PIPES = ("ner",)
 _SENTENCE_SHARE = 0.3  # of the progress bar: sentences; the rest is names
@@ -151,13 +155,17 @@ def analyze(
     with _pipe_lock:
         entity_pipes = [name for name in nlp.pipe_names if name in _ENTITY_PIPES]
         with nlp.select_pipes(disable=entity_pipes):
-            docs = nlp.pipe((text[start:end] for _, start, end in pieces), batch_size=BATCH_SIZE)
+            docs = _pipe_in_batches(nlp, text, pieces)
             for k, ((paragraph, start, end), doc) in enumerate(zip(pieces, docs, strict=True)):
                 _check(cancelled)
                 for s, e in sentence_spans(doc):
                     sentences.append(Sentence(len(sentences), start + s, start + e, paragraph.index, paragraph.chapter))
                 if entity_pipes:
-                    stretches.extend((start + a, nlp.make_doc(doc.text[a:b])) for a, b in name_windows(doc, names))
+                    # text[start:end] is doc.text (spaCy keeps every character), and doc.text
+                    # rebuilds the string from all tokens at each call: once per window it
+                    # made a long paragraph quadratic.
+                    piece = text[start:end]
+                    stretches.extend((start + a, nlp.make_doc(piece[a:b])) for a, b in name_windows(doc, names))
                 done += end - start
                 if progress and k % _PROGRESS_EVERY == 0:
                     progress(_SENTENCE_SHARE * done / total, f"sentences: {100 * done // total}%")
@@ -166,6 +174,21 @@ def analyze(
     if progress:
         progress(1.0, f"{len(sentences):,} sentences, {len(persons):,} names")
     return sentences, persons
+
+
+def _pipe_in_batches(nlp: Language, text: str, pieces: list[tuple[Paragraph, int, int]]) -> Iterator[Doc]:
+    """``nlp.pipe`` over the pieces in batches of :data:`BATCH_SIZE` pieces and at most
+    :data:`BATCH_CHARS` characters (a longer piece is a batch of its own)."""
+    batch: list[str] = []
+    chars = 0
+    for _, start, end in pieces:
+        if batch and (len(batch) == BATCH_SIZE or chars + end - start > BATCH_CHARS):
+            yield from nlp.pipe(batch, batch_size=len(batch))
+            batch, chars = [], 0
+        batch.append(text[start:end])
+        chars += end - start
+    if batch:
+        yield from nlp.pipe(batch, batch_size=len(batch))
 
 
 def _persons(
