@@ -276,6 +276,26 @@ def _attribution_method_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--api-key-env", help="llm, openai backend: environment variable holding the API key")
 
 
+def _cmd_batch(args: argparse.Namespace) -> int:
+    from litlens.services.batch import LLMSettings, run_batch
+
+    llm = LLMSettings(args.backend, args.model, args.base_url, args.api_key_env) if args.attribute == "llm" else None
+    with _progress_bar("batch: books") as bar:
+        manifest = run_batch(args.input, args.output, workers=args.workers, address=args.address,
+                             attribute=args.attribute, llm=llm, progress=bar)
+    books = manifest["books"]
+    failed = [b for b in books if b["status"] == "failed"]
+    if args.json:
+        _emit_json(manifest)
+    else:
+        counts = Counter(b["status"] for b in books)
+        print(f"{len(books)} books: {counts['done']} done, {counts['skipped']} skipped (already current), "
+              f"{counts['failed']} failed; {sum(b['quotations'] for b in books):,} quotations; outputs in {args.output}")
+    for b in failed:
+        print(f"litlens: failed: {b['book']}: {b['error']}", file=sys.stderr)
+    return 1 if failed else 0
+
+
 def _cmd_attribute(args: argparse.Namespace) -> int:
     with _progress_bar(f"attribute ({args.method})") as bar:
         if args.method == "llm":
@@ -770,6 +790,22 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("-o", "--output", required=True, help="model file to write: a ZIP of LightGBM text, numpy arrays and JSON (no pickle)")
     q.add_argument("--novels", help="comma-separated novel names to train on (default: all)")
     # -- evidence retrieval (issue 5): search, evidence, eval retrieval, train retriever, link-criticism
+    p = _add(sub, "batch", _cmd_batch,
+             "ingest and attribute a folder of novels on Ray (a local Ray by default, or a cluster with --address)",
+             "litlens batch novels/ -o out/ --workers 2\n"
+             "litlens batch novels.txt -o out/ --address auto --attribute llm --backend openai "
+             "--base-url http://gpu-node:8000/v1 --model meta-llama/Llama-3.1-8B-Instruct")
+    p.add_argument("input", help="a folder of novels (.txt, .html, .epub) or a text file listing their paths, one a line")
+    p.add_argument("-o", "--output", required=True, help="output folder: one project per book, quotations.parquet, manifest.json")
+    p.add_argument("--workers", type=int, default=2, help="CPUs of the local Ray (default 2); ignored with --address")
+    p.add_argument("--address", help="join a running Ray cluster (e.g. auto or ray://head:10001) instead of starting one")
+    p.add_argument("--attribute", choices=["cpu", "llm", "none"], default="cpu",
+                   help="speaker attribution: the CPU ranker (default), the seed-003 LLM protocol, or none")
+    p.add_argument("--backend", choices=["transformers", "gguf", "openai"], default="openai", help="llm: backend (default openai)")
+    p.add_argument("--model", help="llm: model name the server serves")
+    p.add_argument("--base-url", help="llm, openai backend: server URL, e.g. http://127.0.0.1:8000/v1")
+    p.add_argument("--api-key-env", help="llm, openai backend: environment variable holding the API key")
+    p.add_argument("--json", action="store_true", help="print the manifest as JSON")
     p = _add(sub, "search", _cmd_search,
              "find the passages (1 to 5 sentences) of a book that support a claim; put [MASK] where the quotation goes",
              "litlens search -p pp.litlens \"Elizabeth's prejudice is fixed when she overhears Darcy: [MASK]\" -k 5")

@@ -1,0 +1,161 @@
+"""`litlens batch` on a real local Ray (2 CPUs): three tiny books and an empty file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from litlens.cli import main
+from litlens.errors import InputFileError
+from litlens.services import batch
+from litlens.services.books import list_quotations
+from tests.conftest import PDNC, REPO
+
+ray = pytest.importorskip("ray", reason="litlens batch needs ray (a dependency of LitLens)")
+pq = pytest.importorskip("pyarrow.parquet")
+
+SAMPLE = REPO / "resources" / "sample" / "pride_and_prejudice.txt"
+
+
+def _head(path: Path, lines: int) -> str:
+    return "".join(path.read_text(encoding="utf-8").splitlines(keepends=True)[:lines])
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """One local Ray for the module (start-up takes 10-30 s on a loaded 2-core machine)."""
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The first chapter of the sample, the openings of two PDNC novels, and an empty file."""
+    folder = tmp_path_factory.mktemp("novels")
+    (folder / "pride.txt").write_text(_head(SAMPLE, 120), encoding="utf-8")
+    for stem, novel, lines in (("daisy", "DaisyMiller", 120), ("sign", "TheSignOfTheFour", 150)):
+        source = PDNC / novel / "novel_text.txt"
+        # Without ../shared, a second chapter of the sample stands in for the PDNC novel.
+        text = _head(source, lines) if source.is_file() else "".join(SAMPLE.read_text(encoding="utf-8").splitlines(keepends=True)[120 + lines: 240 + lines])
+        (folder / f"{stem}.txt").write_text(text, encoding="utf-8")
+    (folder / "empty.txt").write_bytes(b"")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def first_run(local_ray, corpus: Path, tmp_path_factory: pytest.TempPathFactory):
+    """`litlens batch` once through the CLI: (output folder, exit code, manifest, stderr)."""
+    out = tmp_path_factory.mktemp("batch") / "out"
+    capture = tmp_path_factory.mktemp("stderr") / "stderr.txt"
+    saved = sys.stderr
+    with open(capture, "w", encoding="utf-8") as fh:
+        sys.stderr = fh
+        try:
+            code = main(["batch", str(corpus), "-o", str(out), "--workers", "2"])
+        finally:
+            sys.stderr = saved
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    return out, code, manifest, capture.read_text(encoding="utf-8")
+
+
+def _statuses(manifest: dict) -> dict[str, str]:
+    return {b["book"]: b["status"] for b in manifest["books"]}
+
+
+def test_batch_records_the_failed_book_and_finishes_the_others(first_run) -> None:
+    out, code, manifest, stderr = first_run
+    assert code == 1
+    assert manifest["engine"] == "ray" and manifest["ray_version"] == ray.__version__
+    assert manifest["started"] <= manifest["finished"]
+    assert _statuses(manifest) == {"daisy": "done", "empty": "failed", "pride": "done", "sign": "done"}
+    empty = next(b for b in manifest["books"] if b["book"] == "empty")
+    assert "empty" in empty["error"] and empty["quotations"] == 0
+    assert "litlens: failed: empty:" in stderr
+    for entry in manifest["books"]:
+        assert set(entry) == {"book", "status", "error", "seconds", "quotations"}
+        if entry["status"] == "done":
+            assert entry["error"] is None and entry["seconds"] > 0 and entry["quotations"] > 0
+            assert (out / f"{entry['book']}.litlens").is_file()
+    assert not (out / "empty.litlens").exists()
+
+
+def test_batch_output_is_identical_to_ingest_and_attribute_of_one_book(first_run, corpus: Path, tmp_path: Path) -> None:
+    out, _, manifest, _ = first_run
+    alone = tmp_path / "pride.litlens"
+    assert main(["ingest", str(corpus / "pride.txt"), "-p", str(alone)]) == 0
+    assert main(["attribute", "-p", str(alone), "--method", "cpu"]) == 0
+    expected = list_quotations(alone)
+    assert any(q["speaker"] for q in expected)
+    assert list_quotations(out / "pride.litlens") == expected
+
+    table = pq.read_table(out / "quotations.parquet").to_pylist()
+    assert {row["book"] for row in table} == {"daisy", "pride", "sign"}
+    for entry in manifest["books"]:
+        assert sum(row["book"] == entry["book"] for row in table) == entry["quotations"]
+    rows = [{k: v for k, v in row.items() if k != "book"} for row in table if row["book"] == "pride"]
+    exported = tmp_path / "pride.jsonl"
+    assert main(["export", "quotes", "-p", str(alone), "-o", str(exported)]) == 0
+    assert rows == [json.loads(line) for line in exported.read_text(encoding="utf-8").splitlines()]
+
+
+def test_batch_second_run_skips_current_books_and_redoes_failed_and_changed_ones(first_run, corpus: Path,
+                                                                                   tmp_path: Path, monkeypatch) -> None:
+    out, _, first, _ = first_run
+    # Work on a copy of the inputs so the module's corpus stays as it was.
+    novels = tmp_path / "novels"
+    novels.mkdir()
+    for path in corpus.iterdir():
+        (novels / path.name).write_bytes(path.read_bytes())
+    again = batch.run_batch(novels, out)
+    assert _statuses(again) == {"daisy": "skipped", "empty": "failed", "pride": "skipped", "sign": "skipped"}
+    assert [b["quotations"] for b in again["books"]] == [b["quotations"] for b in first["books"]]
+
+    # The failed book is fixed, one book changes: those two are redone, the others skipped.
+    (novels / "empty.txt").write_text(_head(SAMPLE, 60), encoding="utf-8")
+    (novels / "sign.txt").write_text((novels / "sign.txt").read_text(encoding="utf-8") + '\n"One more line," said Holmes.\n',
+                                     encoding="utf-8")
+    third = batch.run_batch(novels, out)
+    assert _statuses(third) == {"daisy": "skipped", "empty": "done", "pride": "skipped", "sign": "done"}
+    assert len(pq.read_table(out / "quotations.parquet")) == sum(b["quotations"] for b in third["books"])
+
+    # Another LitLens version makes every output stale.
+    monkeypatch.setattr(batch, "__version__", "9.9.9")
+    fourth = batch.run_batch(novels, out, attribute="none")
+    assert set(_statuses(fourth).values()) == {"done"}
+    assert all(q["speaker"] is None for q in list_quotations(out / "pride.litlens"))
+
+
+def test_batch_reads_a_list_of_paths_and_refuses_colliding_names(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "one.txt").write_text("text", encoding="utf-8")
+    (tmp_path / "b" / "one.txt").write_text("text", encoding="utf-8")
+    listing = tmp_path / "novels.list"
+    listing.write_text("# corpus\na/one.txt\n\n", encoding="utf-8")
+    assert batch.collect_inputs(listing) == [tmp_path / "a" / "one.txt"]
+    listing.write_text("a/one.txt\nb/one.txt\n", encoding="utf-8")
+    with pytest.raises(InputFileError, match="share the name 'one'"):
+        batch.collect_inputs(listing)
+    with pytest.raises(InputFileError, match="holds no novels"):
+        batch.collect_inputs(tmp_path / "a" / "..")
+
+
+def test_batch_llm_without_a_server_is_refused_before_any_work(tmp_path: Path, capsys) -> None:
+    (tmp_path / "one.txt").write_text("text", encoding="utf-8")
+    code = main(["batch", str(tmp_path), "-o", str(tmp_path / "out"), "--attribute", "llm"])
+    assert code != 0
+    assert "--base-url" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_import_litlens_and_the_window_do_not_import_ray() -> None:
+    code = "import sys, litlens, litlens.cli, litlens.gui.main_window; print('ray' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                            env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
