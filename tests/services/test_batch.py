@@ -159,3 +159,41 @@ def test_import_litlens_and_the_window_do_not_import_ray() -> None:
                             env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
+
+
+@pytest.mark.slow  # about 90 s here: Ray, the llama.cpp server and two LLM runs of a tiny book
+def test_batch_llm_stage_runs_through_an_openai_compatible_server(local_ray, tmp_path: Path) -> None:
+    """The seed-003 protocol against the project's llama.cpp test server, as `litlens attribute --method llm` does."""
+    from tests.llm.conftest import HAS_LLAMA_CPP, LlamaServer
+
+    if not HAS_LLAMA_CPP:
+        pytest.skip("needs llama-cpp-python[server] (the test extra) for a real OpenAI-compatible server")
+    from litlens.llm import packaged_model_path
+
+    try:
+        model = packaged_model_path()
+    except Exception as exc:  # noqa: BLE001
+        pytest.skip(f"the packaged SmolLM2 model is not installed: {exc}")
+    novels = tmp_path / "novels"
+    novels.mkdir()
+    (novels / "walk.txt").write_text(
+        '"It is a fine morning," said Elizabeth.\n\n"It is," said Mr. Darcy, "and a long walk."\n\n'
+        'Elizabeth smiled. "Then let us go on," she replied.\n', encoding="utf-8")
+    server = LlamaServer(model).start()
+    try:
+        llm = batch.LLMSettings(backend="openai", base_url=server.base_url)
+        manifest = batch.run_batch(novels, tmp_path / "out", attribute="llm", llm=llm)
+        alone = tmp_path / "walk.litlens"
+        assert main(["ingest", str(novels / "walk.txt"), "-p", str(alone)]) == 0
+        assert main(["attribute", "-p", str(alone), "--method", "llm", "--backend", "openai",
+                     "--base-url", server.base_url]) == 0
+    finally:
+        server.stop()
+    assert _statuses(manifest) == {"walk": "done"}
+    produced = list_quotations(tmp_path / "out" / "walk.litlens")
+    assert len(produced) == manifest["books"][0]["quotations"] >= 3
+    assert produced == list_quotations(alone)
+    from litlens.services.attribution import stored_attributions
+
+    methods = {a.method for a in stored_attributions(tmp_path / "out" / "walk.litlens")}
+    assert methods and all(m.startswith("llm:") for m in methods)
