@@ -10,11 +10,13 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from litlens.quotes.forms import _Form, _canonical_hon
-from litlens.quotes.gender import _form_gender, _vote
+from litlens.quotes.gender import _form_gender, _hon_gender, _vote
 from litlens.quotes.names import (
     _COOCCURRENCE, _DIMINUTIVES, _HONORIFICS, _HONORIFIC_SPELLINGS, _INCOMPATIBLE_GROUPS,
     _TITLED_GROUPS,
 )
+
+_EARLIER_USES = 3  # clauses naming the short form before a full name that make it someone else
 
 
 @dataclass
@@ -32,7 +34,7 @@ class _Entity:
     def hon_gender(self) -> str:
         votes = Counter()
         for f in self.forms:
-            g = _HONORIFICS[f.hon][0] if f.hon else ""
+            g = _hon_gender(f)
             if g:
                 votes[g] += max(f.count, 1)
         if not votes:
@@ -296,13 +298,27 @@ def _contested(genders: Counter) -> bool:
 
 def _distinguished(form: _Form, entity: _Entity, title_counts: dict) -> bool:
     """The text names the entity with this honorific and its first name ("Mr. John
-    Knightley", "Miss Marianne"): the honorific with the surname alone is someone else."""
+    Knightley", "Miss Marianne") and shows two people: the honorific with the surname
+    alone is someone else."""
     if form.words[0] in entity.given_names():
         return False  # "Miss Daisy" is Daisy Miller
     if any(title_counts.get((form.hon, g), 0) >= 3 for g in entity.given_names()):
         return True
     return any(x.hon == form.hon and x.count >= 3 and len(x.words) > 1
-               and x.surname == form.words[0] for x in entity.forms)
+               and x.surname == form.words[0] and _two_people(form, x) for x in entity.forms)
+
+
+def _two_people(short: _Form, full: _Form) -> bool:
+    """Does the text show that "Mr. Knightley" and "Mr. John Knightley" are two men? Yes
+    when it names both in one clause, or when the short form named someone (three clauses
+    or more) before the full name first appears: a writer who introduces "Mr. Athelney
+    Jones" and goes on with "Mr. Jones" never uses the short form first."""
+    if not full.segments or not short.segments:
+        return False
+    if short.segments & full.segments:
+        return True
+    first = min(full.segments)
+    return sum(1 for s in short.segments if s < first) >= _EARLIER_USES
 
 
 def _drop_noise(candidates: list[_Entity]) -> list[_Entity]:

@@ -11,13 +11,16 @@ list of :class:`~litlens.model.Character`, most mentioned first.
    Gardiner"); speech tags ("said Cecil", "said the Hatter", "the Colonel replied") —
    a "the" form is a character known by a description, as is a kept PERSON name the
    text mostly writes after "the" ("the Invisible Man"); and the names those imply: the
-   first and last word of a full name, and a known first name followed by a known
-   surname at least twice ("Edna Pontellier").
+   first and last word of a full name the text gives at least twice or with an
+   honorific (a one-off tag, "Himalayan India", implies nothing), and a known first name
+   followed by a known surname at least twice ("Edna Pontellier"). A capitalised common
+   word that opens a sentence is no first name ("Happily Smith", "Take Harris").
 2. **Non-names out.** Exclamations and address words ("Oh", "Sir", "Majesty"); words
    this book mostly writes in lower case or capitalises only at a sentence start ("Pray",
    "Hitherto"); common nouns ("a Roman"); places ("Netherfield" beside "Netherfield
    Park", and names found mostly after "at", "in", "to", "from": "Pemberley",
-   "Brighton"); family plurals ("the Bennets").
+   "Brighton") — unless the name is the subject of speech verbs twice ("said Montoya":
+   places do not speak); family plurals ("the Bennets").
 3. **Counting.** Every kept form is searched over the whole text: case-sensitive, whole
    words, leftmost-longest ("Mr. Darcy" is not also a "Darcy"), a bare word right after
    an unknown "Mr."/"Mrs." is not counted, nor a common-word name at a sentence start.
@@ -36,8 +39,10 @@ list of :class:`~litlens.model.Character`, most mentioned first.
       "Lady") joins a full name only when the text shows that person is a woman; a title
       that fits several full names of one family ("Mrs. Dashwood" beside Elinor, Marianne
       and Margaret Dashwood) is a person of her own (the parent); a title + surname is not
-      the person the text calls by title + first name ("Mr. Knightley" is not "Mr. John
-      Knightley");
+      the person the text calls by title + first name when the text shows two people:
+      both in one clause, or the short form naming someone in three clauses before the
+      full name first appears ("Mr. Knightley" is not "Mr. John Knightley"; "Mr. Jones"
+      is "Mr. Athelney Jones", introduced first);
    d. a bare word ("Darcy", "Elizabeth", "Aziz") joins the one character it fits; a bare
       surname shared by several goes to the only man among them when he is the one the
       book talks about most and its own pronouns are not female (the narrators' "Darcy");
@@ -51,9 +56,11 @@ list of :class:`~litlens.model.Character`, most mentioned first.
    (Jane, Elizabeth and Lydia Bennet) and "Bennet" (the whole family) go into
    ``ambiguous_aliases`` of every candidate, are in no character's ``aliases``, and
    their mentions count for nobody. A form that fits no character becomes one.
-6. **Gender**: from the honorifics when 80 % of their mentions agree, else from the
-   pronoun votes (3 votes and a 60 % majority, otherwise "unknown"); "nonbinary" is never
-   inferred.
+6. **Gender**: from the honorifics when 80 % of their mentions agree ("the Duchess"
+   counts as a title), else from the pronoun votes (3 votes and a 60 % majority); a
+   mention in narration skips the pronouns inside quoted speech ('Frances said: "He is
+   late."'), and only when those votes decide nothing do all pronouns vote; otherwise
+   "unknown". "nonbinary" is never inferred.
 7. **Keeping**: characters mentioned at least twice, or with an honorific form ("Mr.
    Stone" once), or speaking a quotation; ``quote_count`` counts quotations whose
    ``speaker`` is one of the character's aliases (case and periods ignored).
@@ -73,8 +80,8 @@ from collections import Counter
 
 from litlens.model import Character, EntityMention, Progress, Quotation
 from litlens.quotes.aliases import _Entity, _group
-from litlens.quotes.forms import _Form, _collect_forms, _filter_forms
-from litlens.quotes.gender import _GENDERS, _vote_pronouns
+from litlens.quotes.forms import _Form, _collect_forms, _filter_forms, _speaks
+from litlens.quotes.gender import _vote_pronouns, final_gender
 from litlens.quotes.mentions import _scan_mentions, count_mentions
 from litlens.quotes.names import _ABBREVIATIONS, _SPACE, _TextIndex
 
@@ -105,9 +112,9 @@ def discover_characters(
     report(0.4, "counting mentions")
     occurrences = _scan_mentions(text, forms, scan)
     for form in forms.values():
-        if form.hon in ("", "the") and form.locative >= max(3, 0.4 * form.count):
+        if form.hon in ("", "the") and form.locative >= max(3, 0.4 * form.count) and not _speaks(form):
             form.count = 0  # "at Thornton Lacey", "to San Sebastian", "at the Angel": a place
-    _vote_pronouns(text, occurrences, scan)
+    _vote_pronouns(text, occurrences, scan, [span for q in quotations or [] for span in q.spans])
     report(0.7, "grouping aliases")
     entities, ambiguous = _group(forms)
     report(0.9, "building characters")
@@ -181,11 +188,10 @@ def _build(text: str, entities: list[_Entity], ambiguous: list,
             for a in _aliases(f):
                 if a not in ambiguous_aliases:
                     ambiguous_aliases.append(a)
-        gender = e.gender(strong=False)
         characters.append(Character(
             name=aliases[0],
             aliases=aliases,
-            gender=_GENDERS[gender],
+            gender=final_gender(e),
             mention_count=e.count,
             quote_count=quotes[id(e)],
             ambiguous_aliases=ambiguous_aliases,

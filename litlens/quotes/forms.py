@@ -35,6 +35,7 @@ class _Form:
     segments: set = field(default_factory=set)  # clauses it occurs in (see _TextIndex)
     male: int = 0
     female: int = 0
+    any_votes: Counter = field(default_factory=Counter)  # pronoun votes, speech included
 
     @property
     def given(self) -> str | None:
@@ -190,6 +191,8 @@ def _collect_forms(text: str, persons: list[EntityMention], scan: _TextIndex) ->
             if before:
                 start = before.start()
                 words = [before.group("hon")] + words
+            elif _sentence_opening(words, start, scan):
+                words = words[1:]  # "Happily Smith had gone": an adverb that opens a sentence
             i = bisect.bisect_right(starts, start) - 1
             inside = i >= 0 and covered[i][0] <= start and end <= covered[i][1]
             form = _make_form(words)
@@ -230,8 +233,9 @@ def _filter_forms(forms: dict, scan: _TextIndex) -> dict:
     kept = {key: form for key, form in forms.items() if _keep(key, form, scan, name_words)}
     _article_forms(kept, scan, name_words)
     derived: dict = {}
-    for hon, words in list(kept):
-        if len(words) > 1 and hon != "the":
+    for (hon, words), source in list(kept.items()):
+        # a one-off tag ("Himalayan India") does not make a person of its last word
+        if len(words) > 1 and hon != "the" and (hon or source.ner + source.tags >= 2):
             for word in (words[0], words[-1]):
                 key = ("", (word,))
                 if (key not in kept and word not in _NON_NAMES and word not in _PARTICLES
@@ -270,7 +274,7 @@ def _keep(key: tuple[str, tuple[str, ...]], form: _Form, scan: _TextIndex, name_
             return False
     if words[-1] in _PLACE_SUFFIXES and (not hon or len(words) > 1):
         return False  # "Netherfield Park", "Prince Edward Island"
-    if len(words) == 1 and not hon and not _looks_like_name(words[0], scan, form.ner):
+    if len(words) == 1 and not hon and not _looks_like_name(words[0], scan, form.ner, _speaks(form)):
         return False
     if len(words) == 1 and _plural(words[0], name_words):
         word = words[0]
@@ -293,8 +297,25 @@ def _plural(word: str, name_words: set) -> bool:
     return word[:-1] in name_words or word.endswith("es") and word[:-2] in name_words
 
 
-def _looks_like_name(word: str, scan: _TextIndex, ner: int = 0) -> bool:
-    """A capitalised word used as a name here, not a common word or a place."""
+def _sentence_opening(words: list[str], start: int, scan: _TextIndex) -> bool:
+    """The first word of a run opens a sentence and is a common word in this book (it is
+    written more often in lower case than capitalised inside sentences): not a name."""
+    first = words[0].rstrip(".")
+    return (len(words) > 1 and first not in _HONORIFIC_SPELLINGS and scan.sentence_initial(start)
+            and scan.lower_count(first) > scan.capitalised_mid[first])
+
+
+def _speaks(form: _Form) -> bool:
+    """The form is the subject of speech verbs at least twice ("said Montoya", "Montoya said")."""
+    return form.tags >= 2
+
+
+def _looks_like_name(word: str, scan: _TextIndex, ner: int = 0, speaks: bool = False) -> bool:
+    """A capitalised word used as a name here, not a common word or a place.
+
+    ``speaks``: the word is the subject of speech verbs ("said Montoya"); places do not
+    speak, so its uses as a place ("at Montoya's", his hotel) do not rule it out.
+    """
     if "." in word:
         return False
     mid = scan.capitalised_mid[word]
@@ -302,6 +323,8 @@ def _looks_like_name(word: str, scan: _TextIndex, ner: int = 0) -> bool:
         return False  # only ever at the start of a sentence ("Hitherto", "Pray")
     if scan.lower_count(word) > mid:
         return False  # mostly a common word ("Hope", "Will" stay when capitalised)
+    if speaks:
+        return True
     if word in scan.place_heads:
         return False
     if scan.locative[word] >= max(3, 0.4 * mid):

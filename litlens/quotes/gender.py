@@ -8,7 +8,7 @@ import bisect
 from litlens.model import Gender
 from litlens.quotes.forms import _Form
 from litlens.quotes.names import (
-    _HONORIFICS, _MAJORITY, _MIN_VOTES, _PRONOUN, _PRONOUN_WINDOW, _STRONG_MAJORITY,
+    _HONORIFIC_SPELLINGS, _HONORIFICS, _MAJORITY, _MIN_VOTES, _PRONOUN, _PRONOUN_WINDOW, _STRONG_MAJORITY,
     _STRONG_VOTES, _TextIndex,
 )
 
@@ -26,11 +26,24 @@ def _vote(male: int, female: int, strong: bool = False) -> str:
     return ""
 
 
-def _vote_pronouns(text: str, occurrences: list, scan: _TextIndex) -> None:
-    """Each mention votes with the first gendered pronoun after it (same or next sentence)."""
+def _vote_pronouns(text: str, occurrences: list, scan: _TextIndex,
+                   speech: list[tuple[int, int]] | None = None) -> None:
+    """Each mention votes with the first gendered pronoun after it (same or next sentence).
+
+    ``speech`` (spans of quoted speech): a mention in narration votes with a pronoun of
+    the narration only — 'Frances said: "He is late."' says nothing about Frances. The
+    votes with speech left in go to ``form.any_votes``, the fallback of :func:`final_gender`.
+    """
     pronouns = [(m.start(), "m" if m.group(1) else "f") for m in _PRONOUN.finditer(text)]
     positions = [p for p, _ in pronouns]
     starts = scan.sentence_starts
+    spans = sorted(speech or [])
+    span_starts = [s for s, _ in spans]
+
+    def quotation(position: int) -> int:
+        k = bisect.bisect_right(span_starts, position) - 1
+        return k if k >= 0 and position < spans[k][1] else -1
+
     for i, (start, end, form) in enumerate(occurrences):
         limit = min(end + _PRONOUN_WINDOW, len(text))
         if i + 1 < len(occurrences):
@@ -40,16 +53,36 @@ def _vote_pronouns(text: str, occurrences: list, scan: _TextIndex) -> None:
             limit = min(limit, starts[sentence + 2])
         j = bisect.bisect_left(positions, end)
         if j < len(positions) and positions[j] < limit:
+            form.any_votes[pronouns[j][1]] += 1  # the vote before speech is left out (a fallback)
+        if spans and quotation(start) < 0:
+            while j < len(positions) and positions[j] < limit and quotation(positions[j]) >= 0:
+                j += 1
+        if j < len(positions) and positions[j] < limit:
             if pronouns[j][1] == "m":
                 form.male += 1
             else:
                 form.female += 1
 
 
+def _hon_gender(form: _Form) -> str:
+    """The gender of a form's honorific: "Mrs. Hall", and "the Duchess" (a title as description)."""
+    if form.hon == "the":
+        title = _HONORIFIC_SPELLINGS.get(form.words[0]) if len(form.words) == 1 else None
+        return _HONORIFICS[title][0] if title and title != "the" else ""
+    return _HONORIFICS[form.hon][0] if form.hon else ""
+
 
 def _form_gender(form: _Form) -> str:
-    return (_HONORIFICS[form.hon][0] if form.hon else "") or _vote(form.male, form.female, True)
+    return _hon_gender(form) or _vote(form.male, form.female, True)
 
 
 
 _GENDERS: dict[str, Gender] = {"m": "male", "f": "female", "": "unknown"}
+
+
+def final_gender(entity) -> Gender:
+    """A character's gender: honorifics, then narration pronouns, then all pronouns."""
+    g = entity.gender(strong=False)
+    if not g:
+        g = _vote(sum(f.any_votes["m"] for f in entity.forms), sum(f.any_votes["f"] for f in entity.forms))
+    return _GENDERS[g]

@@ -1,0 +1,164 @@
+"""Character discovery rules of issue 44, each on hand-built text.
+
+One person, one entry: a titled full name and its title + surname join unless the text
+shows two people; a name that speaks is a character even where it also names a place;
+a sentence opening is not part of a name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from litlens.model import Character, EntityMention, Quotation
+from litlens.quotes.characters import discover_characters
+
+
+def mentions(text: str, *names: str) -> list[EntityMention]:
+    """Hand-made PERSON mentions: every whole-word occurrence of each name."""
+    found = []
+    for name in names:
+        for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text):
+            found.append(EntityMention(m.start(), m.end(), m.group()))
+    return sorted(found, key=lambda e: e.start)
+
+
+def owner(characters: list[Character], alias: str) -> Character | None:
+    owners = [c for c in characters if alias in c.aliases]
+    assert len(owners) <= 1, f"{alias!r} is an alias of {[c.name for c in owners]}"
+    return owners[0] if owners else None
+
+
+# A hotel keeper whose name is also his hotel's: "at Montoya's" is a place, "said Montoya" a man.
+HOTEL = """We stopped at Montoya's for the night. The rooms at Montoya's were clean.
+In the morning we went down to Montoya's again and ate in the dining-room.
+"You are late," said Montoya. He smiled at us.
+"The bulls came in last night," Montoya said. He went to the door.
+We walked back to Montoya's in the evening, and he was waiting.
+"""
+
+
+def test_characters_a_name_that_speaks_is_kept_beside_its_place_uses():
+    characters = discover_characters(HOTEL, mentions(HOTEL, "Montoya"))
+    montoya = owner(characters, "Montoya")
+    assert montoya is not None
+    assert montoya.gender == "male"
+
+
+# The NER reads a capitalised sentence opening as a first name: "Happily Smith", "Take Harris".
+OPENING = """Smith came to the door, and he was smiling. "Come in," said Smith.
+Happily Smith had brought the letter; he read it aloud, happily and slowly.
+"Take Harris with you," Smith said to his wife. Take Harris to the station, she thought.
+Harris took his hat. "Good night," said Harris, and he went out. Harris was tired.
+We take the train at nine, and we take it happily.
+"""
+
+
+def test_characters_a_sentence_opening_is_not_part_of_a_name():
+    characters = discover_characters(OPENING, mentions(OPENING, "Happily Smith", "Smith", "Take Harris", "Harris"))
+    aliases = {a for c in characters for a in c.aliases}
+    assert "Happily Smith" not in aliases
+    assert "Take Harris" not in aliases
+    assert owner(characters, "Smith") is not None
+    assert owner(characters, "Harris") is not None
+    assert owner(characters, "Smith") is not owner(characters, "Harris")
+
+
+# A detective introduced with his full name, later "Mr. Jones" and "Jones": one man.
+DETECTIVE = """Mr. Athelney Jones came up the stairs. He was a stout man, and he breathed hard.
+"Good evening," said Mr. Athelney Jones. He looked about the room.
+Holmes nodded. Mr. Athelney Jones sat down heavily, and he took out his notebook.
+"I have a theory," said Mr. Jones. He was very pleased with it.
+Holmes smiled. "Quite so," said Jones, and he wrote again.
+Later Mr. Jones came back. He had a warrant, and he showed it to Holmes.
+"Now then," said Jones. He was out of breath.
+"""
+
+# A man the text has long called "Mr. Knightley" before his brother "Mr. John Knightley" arrives.
+ELDER_FIRST = """Mr. Knightley called in the morning. He was a sensible man.
+"Good morning," said Mr. Knightley. He sat down by the fire.
+Emma smiled at Mr. Knightley, and he smiled back.
+Mr. Knightley walked home in the evening. He liked the walk.
+
+A week later Mr. John Knightley arrived from London. He was tired.
+"London is very dull," said Mr. John Knightley. He frowned at the fire.
+Mr. John Knightley went up to bed early, and he slept.
+"""
+
+# Two brothers: the text puts "Mr. Knightley" and "Mr. John Knightley" in one clause.
+BROTHERS = """Mr. John Knightley arrived with his children. He was tired after the journey.
+Mr. Knightley and Mr. John Knightley shook hands; he was glad to see his brother.
+"How are you, John?" said Mr. Knightley. He smiled at him.
+Mr. John Knightley answered that he was well, and Mr. Knightley laughed at him.
+Emma watched as Mr. Knightley walked out with Mr. John Knightley. He was happy.
+"""
+
+
+def test_characters_a_titled_full_name_and_its_title_with_surname_are_one_person():
+    characters = discover_characters(DETECTIVE, mentions(DETECTIVE, "Athelney Jones", "Jones", "Holmes"))
+    jones = owner(characters, "Mr. Athelney Jones")
+    assert jones is not None
+    assert owner(characters, "Mr. Jones") is jones
+    assert owner(characters, "Jones") is jones
+    assert jones.gender == "male"
+
+
+def test_characters_a_short_form_used_before_the_full_name_is_someone_else():
+    characters = discover_characters(ELDER_FIRST, mentions(ELDER_FIRST, "Knightley", "John Knightley", "Emma"))
+    john = owner(characters, "Mr. John Knightley")
+    assert john is not None
+    assert owner(characters, "Mr. Knightley") is not None
+    assert owner(characters, "Mr. Knightley") is not john
+
+
+def test_characters_brothers_named_in_one_clause_stay_two():
+    characters = discover_characters(BROTHERS, mentions(BROTHERS, "John Knightley", "Knightley", "Emma", "John"))
+    john = owner(characters, "Mr. John Knightley")
+    assert john is not None
+    assert owner(characters, "Mr. Knightley") is not None
+    assert owner(characters, "Mr. Knightley") is not john
+
+
+# Frances speaks about a man: the "he" inside her speech is not her.
+SPEAKS_OF_HIM = """Frances came into the room. "He is late again," she said.
+Frances sat down. "He never writes to me," she said, and she looked at the door.
+Frances laughed. "Is he coming at all?" she asked.
+Frances stood up. "He can stay in Paris," she said.
+Frances went to the window. "I shall not wait for him," she said.
+"""
+
+
+def speech_spans(text: str) -> list[Quotation]:
+    return [Quotation(spans=[(m.start() + 1, m.end() - 1)]) for m in re.finditer(r'"[^"]*"', text)]
+
+
+def test_characters_pronouns_inside_speech_do_not_vote_for_a_name_in_narration():
+    characters = discover_characters(SPEAKS_OF_HIM, mentions(SPEAKS_OF_HIM, "Frances"), speech_spans(SPEAKS_OF_HIM))
+    assert owner(characters, "Frances").gender == "female"
+
+
+# A character known by her title: "the Duchess" is a woman whatever pronouns follow.
+DUCHESS = """"I am so glad you came," said the Duchess. Lord Henry bowed, and he smiled at him.
+"You must sit by me," said the Duchess to Dorian. He sat down.
+The Duchess laughed. He did not understand why.
+"""
+
+
+def test_characters_a_title_known_by_description_gives_its_gender():
+    characters = discover_characters(DUCHESS, mentions(DUCHESS, "Henry", "Dorian"))
+    duchess = owner(characters, "the Duchess")
+    assert duchess is not None
+    assert duchess.gender == "female"
+
+
+# The NER tags "Himalayan India" once: its last word is no person, however often it occurs.
+COUNTRY = """Aziz had lived in India all his life. India was hot, and India was large.
+He said that India would be free. The Himalayan India of the north was cold.
+"India is a muddle," said Fielding. He laughed. India did not care.
+India slept under the sun, and Aziz went home. Fielding wrote to him about India.
+"""
+
+
+def test_characters_a_one_off_full_name_does_not_make_a_character_of_its_last_word():
+    characters = discover_characters(COUNTRY, mentions(COUNTRY, "Aziz", "Fielding", "Himalayan India"))
+    assert owner(characters, "India") is None
+    assert owner(characters, "Aziz") is not None
