@@ -130,6 +130,8 @@ class StudyDialog(QDialog):
 
     def _fill_studies(self) -> None:
         self.assign_study.clear()
+        if not Path(self.project_path).exists():
+            return  # a new project: the first study created makes it
         for s in list_studies(self.project_path):
             self.assign_study.addItem(f"{s['name']} ({s['kind']}, {s['items']} items)", s["name"])
 
@@ -158,7 +160,13 @@ class StudyDialog(QDialog):
         def work(progress, cancelled):
             study = create_proxy_study(project, beir=beir or None, distractors=distractors, per_item=per_item,
                                        name=name, progress=progress)
-            return f"created proxy study {study.name!r}; assign annotators next"
+            skipped = (study.settings or {}).get("skipped") or []
+            note = ""
+            if skipped:  # items whose pool had too few candidates sharing no text with the gold and each other
+                first = skipped[0]
+                note = (f" {len(skipped)} skipped: too few distractors that share no text with the gold "
+                        f"(e.g. {first.get('key')}: {first.get('reason')})")
+            return f"created proxy study {study.name!r}; assign annotators next.{note}"
 
         self._start("create proxy study", work)
 

@@ -199,3 +199,24 @@ def test_dashboard_poll_picks_up_judgments_written_elsewhere(qtbot, proxy_projec
     qtbot.waitUntil(lambda: not panel._busy, timeout=30000)
     with qtbot.assertNotEmitted(panel.refreshed, wait=300):
         panel.refresh(poll=True)  # nothing new: no recompute
+
+
+def test_study_dialog_says_which_proxy_items_were_skipped(qtbot, tmp_path):
+    from litlens.gui.study_dialog import StudyDialog
+    from tests.studies.test_proxy_items import write_beir
+
+    gold = "Elizabeth walked alone across the fields to Netherfield on a wet morning in autumn."
+    corpus = {"g": gold, "c1": "As we read: " + gold, "c2": gold + " She arrived.", "ok": "Jane stayed in bed."}
+    folder = write_beir(tmp_path / "beir", {"q2": "Her walk shows her spirit: [masked sentence(s)]",
+                                             "q1": "Jane is ill: [masked sentence(s)]"},
+                        corpus | {"g1": "Jane had a cold and kept to her room at Netherfield for days.",
+                                  "d1": "Mr. Bingley was all anxiety.", "d2": "The apothecary came."},
+                        [("q2", "g", 1), ("q2", "c1", 0), ("q2", "c2", 0), ("q2", "ok", 0),
+                         ("q1", "g1", 1), ("q1", "d1", 0), ("q1", "d2", 0)])
+    dialog = StudyDialog(tmp_path / "p.litlens")
+    qtbot.addWidget(dialog)
+    dialog.beir.setText(str(folder))
+    dialog.proxy_name.setText("p")
+    with qtbot.waitSignal(dialog.study_changed, timeout=60000):
+        dialog._on_create_proxy_clicked()
+    assert "1 skipped" in dialog.message.text() and "q2" in dialog.message.text()
