@@ -1,22 +1,30 @@
-"""Character discovery measured against the PDNC gold characters.
+"""Character discovery measured against the PDNC gold characters, the way a scholar feels it.
 
-For each novel the PERSON entities of the ingest pipeline's pass are cached (``--cache-dir``, default
-``/tmp/litlens_persons``) so the discovery itself can be iterated on in seconds.
+Default mode (issue 44): each novel goes through the product's own pipeline once — the
+spaCy pass (:func:`litlens.text.build_structure`) and quotation detection — cached under
+``--cache-dir`` (``/tmp/litlens_chars``), so that only discovery is re-run while
+iterating (the cache also holds detection fixed between a "before" and an "after").
+Discovered entries stand for gold characters as in ``litlens eval attribution``
+(:func:`~litlens.attribution.evaluate.map_discovered_to_gold`). Over the gold characters
+who speak at least 10 quotations (placeholders such as ``_group`` excluded):
 
-Metrics, over gold characters who speak at least 10 quotations (PDNC's major and
-intermediate speakers; placeholders such as ``_group`` excluded):
+* ``found``: some discovered entry stands for the character;
+* ``split``: two or more discovered entries stand for it (the scholar must merge them);
+* ``gender``: the entry with the most mentions among those standing for a found
+  character has its gold gender (M/F only; "unknown" counts as wrong);
+* ``nonchar`` (with ``--e2e``): share of detected quotations the attributor gives to an
+  entry that stands for no gold character (a place, a sentence opening, a misread name);
+* ``e2e`` (with ``--e2e``): seed-003 speaker accuracy with detected quotations and
+  discovered characters, each novel scored by a CPU ranker trained (gold quotations and
+  characters) on the other folds of the same 5-fold leave-novels-out split as the CLI
+  (novel i in fold i mod 5). Fold models are cached too: they do not depend on discovery.
 
-* ``found``: share matched one-to-one to a discovered character sharing an alias
-  (case, periods and a leading "the" ignored);
-* ``alias_prec``: share of the matched characters' aliases that are aliases of the same
-  gold character (PDNC alias lists are not exhaustive: "Fitzwilliam Darcy" is not
-  listed, so this is a lower bound); ``alias_conflict``: share that are aliases of a
-  *different* gold character (certainly wrong);
-* ``gender_acc``: matched characters whose gold gender is M or F and whose discovered
-  gender equals it ("unknown" counts as wrong; ``gender_unknown`` says how often);
-* ``n_found`` vs ``n_gold``: discovered characters vs all gold characters.
+``--aliases`` gives the older table (alias precision against PDNC alias lists, on gold
+quotations and the cached PERSON mentions).
 
-Usage:  .venv/bin/python benchmarks/characters_dev.py [--novel NAME] [--show N] [--json]
+The PDNC folder is ``../shared/data/pdnc`` beside the checkout, or ``$LITLENS_PDNC``.
+
+Usage:  .venv/bin/python benchmarks/characters_dev.py [--novel NAME]... [--e2e] [--json OUT]
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ import argparse
 import ast
 import csv
 import json
+import os
 import re
 import sys
 import time
@@ -37,7 +46,7 @@ sys.path.insert(0, str(REPO))
 from litlens.model import EntityMention, Quotation  # noqa: E402
 from litlens.quotes.characters import discover_characters  # noqa: E402
 
-PDNC = REPO.parent / "shared" / "data" / "pdnc"
+PDNC = Path(os.environ.get("LITLENS_PDNC", REPO.parent / "shared" / "data" / "pdnc"))
 
 
 def persons_for(novel: Path, text: str, cache_dir: Path) -> list[EntityMention]:
@@ -95,9 +104,9 @@ def load_quotations(novel: Path) -> list[Quotation]:
     return out
 
 
-def evaluate(novel: Path, cache_dir: Path, show: int = 0) -> dict:
+def evaluate_aliases(novel: Path, cache_dir: Path, show: int = 0) -> dict:
     text = (novel / "novel_text.txt").read_text(encoding="utf-8")
-    persons = persons_for(novel, text, cache_dir)
+    persons = persons_for(novel, text, cache_dir / "persons")
     gold, quotes = load_gold(novel)
     t0 = time.perf_counter()
     characters = discover_characters(text, persons, load_quotations(novel))
@@ -167,23 +176,188 @@ def ratio(a: int, b: int) -> str:
     return f"{a / b:.3f}" if b else "  -  "
 
 
+# --------------------------------------------------------------------------- issue 44 figures
+
+FOLDS = 5
+
+
+def structure_for(novel: Path, text: str, cache_dir: Path):
+    """The product's spaCy pass and detected quotations for one novel, cached."""
+    import pickle
+
+    from litlens.quotes.detect import detect_quotations
+    from litlens.text import build_structure
+
+    cache = cache_dir / "structure" / f"{novel.name}.pkl"
+    if not cache.exists():
+        structure = build_structure(text)
+        detected = sorted(detect_quotations(text, structure.paragraphs, structure.chapters, structure.persons),
+                          key=lambda q: (q.start, q.end))
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(".tmp")
+        tmp.write_bytes(pickle.dumps((structure, detected)))
+        tmp.replace(cache)
+    return pickle.loads(cache.read_bytes())
+
+
+def fold_ranker(novel: Path, cache_dir: Path):
+    """The CPU ranker of the CLI's 5-fold split that never saw ``novel`` (cached)."""
+    import pickle
+
+    from litlens.attribution.ranker import train_ranker
+    from litlens.services.attribution import load_novel
+
+    dirs = sorted(p for p in PDNC.iterdir() if p.is_dir())
+    fold = [d.name for d in dirs].index(novel.name) % FOLDS
+    cache = cache_dir / "folds" / f"fold{fold}.pkl"
+    if not cache.exists():
+        train = [d for i, d in enumerate(dirs) if i % FOLDS != fold]
+        ranker = train_ranker([load_novel(d).prepared for d in train])
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(".tmp")
+        tmp.write_bytes(pickle.dumps(ranker))
+        tmp.replace(cache)
+    return pickle.loads(cache.read_bytes())
+
+
+def evaluate(novel: Path, cache_dir: Path, e2e: bool = False, show: int = 0) -> dict:
+    """The four figures of issue 44 (and, with ``e2e``, the end-to-end speaker accuracy)."""
+    from litlens.attribution.context import build_context
+    from litlens.attribution.evaluate import (
+        MIN_QUOTES,
+        attribution_rows,
+        gold_speaker_ids,
+        map_discovered_to_gold,
+        predictions_for_gold,
+        score_rows,
+    )
+    from litlens.attribution.ranker import prepare
+    from litlens.quotes.pdnc import read_pdnc_characters, read_pdnc_quotations
+    from litlens.text.ingest import read_book
+
+    text = read_book(novel / "novel_text.txt").text
+    structure, detected = structure_for(novel, text, cache_dir)
+    gold = sorted(read_pdnc_quotations(novel / "quotation_info.csv"), key=lambda q: (q.start, q.end))
+    gold_chars = read_pdnc_characters(novel / "character_info.csv")
+    t0 = time.perf_counter()
+    characters = discover_characters(text, structure.persons, detected)
+    seconds = time.perf_counter() - t0
+    to_gold = map_discovered_to_gold(characters, gold_chars)
+    counts = Counter(s for s in gold_speaker_ids(gold, gold_chars) if s is not None)
+    speaking = [g for g, n in counts.items() if n >= MIN_QUOTES and not gold_chars[g].name.startswith("_")]
+    entries: dict[int, list[int]] = {}
+    for ci, g in enumerate(to_gold):
+        if g is not None:
+            entries.setdefault(g, []).append(ci)
+    found = [g for g in speaking if g in entries]
+    split = [g for g in found if len(entries[g]) > 1]
+    gender_n = gender_ok = 0
+    wrong_gender = []
+    for g in found:
+        want = {"M": "male", "F": "female"}.get(gold_chars[g].gender or "") or {
+            "male": "male", "female": "female"}.get(gold_chars[g].gender or "")
+        if not want:
+            continue
+        top = max(entries[g], key=lambda ci: characters[ci].mention_count)
+        gender_n += 1
+        gender_ok += characters[top].gender == want
+        if characters[top].gender != want:
+            wrong_gender.append(f"{gold_chars[g].name}={characters[top].gender}")
+    result = {
+        "novel": novel.name,
+        "speaking": len(speaking),
+        "found": len(found),
+        "split": len(split),
+        "gender_n": gender_n,
+        "gender_ok": gender_ok,
+        "entries": len(characters),
+        "entries_no_character": sum(g is None for g in to_gold),
+        "seconds": round(seconds, 2),
+        "missed": sorted(gold_chars[g].name for g in speaking if g not in entries),
+        "splits": {gold_chars[g].name: [characters[ci].name for ci in entries[g]] for g in split},
+        "wrong_gender": sorted(wrong_gender),
+    }
+    if e2e:
+        ranker = fold_ranker(novel, cache_dir)
+        context = build_context(text, structure.paragraphs, detected, characters, None,
+                                [c.start for c in structure.chapters])
+        predictions = ranker.predict(prepare(novel.name, context, []))
+        answers = [to_gold[best] if best is not None else None for best, _ in predictions]
+        given = [best for best, _ in predictions if best is not None]
+        nonchar = Counter(characters[b].name for b in given if to_gold[b] is None)
+        result["quotations_given"] = len(given)
+        result["quotations_nonchar"] = sum(nonchar.values())
+        result["nonchar_entries"] = dict(nonchar.most_common(8))
+        names = [gold_chars[g].name if g is not None else None for g in answers]
+        rows = attribution_rows(gold, predictions_for_gold(gold, detected, names), gold_chars)
+        result["e2e_scored"] = len(rows)
+        result["e2e_correct"] = sum(ok for _, ok in rows)
+        result["e2e"] = score_rows(rows)["accuracy"]
+    if show:
+        for c, g in list(zip(characters, to_gold))[:show]:
+            print(f"  {c.mention_count:5d} {c.gender:8s} {c.name!r:28} -> "
+                  f"{gold_chars[g].name if g is not None else '-':24} {c.aliases[1:6]}")
+    return result
+
+
+FIGURES = ("speaking", "found", "split", "gender_n", "gender_ok", "quotations_given", "quotations_nonchar",
+           "e2e_scored", "e2e_correct", "entries", "entries_no_character")
+
+
+def pooled(results: list[dict]) -> dict:
+    total = {k: sum(r.get(k, 0) for r in results) for k in FIGURES}
+    total["novel"] = "POOLED"
+    if any("e2e" in r for r in results):
+        total["e2e"] = round(total["e2e_correct"] / total["e2e_scored"], 4) if total["e2e_scored"] else None
+    return total
+
+
+def row(r: dict) -> str:
+    out = (f"{r['novel']:30} {r['found']:3d}/{r['speaking']:<3d} {ratio(r['found'], r['speaking']):>6} "
+           f"{ratio(r['split'], r['speaking']):>6} {ratio(r['gender_ok'], r['gender_n']):>6}")
+    if "e2e" in r:
+        out += f" {ratio(r['quotations_nonchar'], r['quotations_given']):>7} {r['e2e'] if r['e2e'] is not None else '-':>6}"
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--novel", action="append", help="PDNC folder name (repeatable); default all")
-    parser.add_argument("--cache-dir", type=Path, default=Path("/tmp/litlens_persons"))
+    parser.add_argument("--cache-dir", type=Path, default=Path("/tmp/litlens_chars"))
+    parser.add_argument("--e2e", action="store_true", help="also attribute end to end (fold models, cached)")
+    parser.add_argument("--aliases", action="store_true", help="the older alias-precision table instead")
     parser.add_argument("--show", type=int, default=0, help="print the top N discovered characters")
-    parser.add_argument("--verbose", action="store_true", help="print misses and conflicts")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--verbose", action="store_true", help="print misses, splits and wrong genders")
+    parser.add_argument("--json", type=Path, help="write per-novel and pooled figures to this file")
     args = parser.parse_args()
     novels = [PDNC / n for n in args.novel] if args.novel else sorted(p for p in PDNC.iterdir() if p.is_dir())
+    if args.aliases:
+        main_aliases(novels, args)
+        return
+    results = []
+    print(f"{'novel':30} {'found':>7} {'found%':>6} {'split%':>6} {'gender':>6}" + (" nonchar    e2e" if args.e2e else ""))
+    for novel in novels:
+        if args.show:
+            print(f"== {novel.name}")
+        r = evaluate(novel, args.cache_dir, args.e2e, args.show)
+        results.append(r)
+        print(row(r), flush=True)
+        if args.verbose:
+            print(f"    missed: {r['missed']}\n    split: {r['splits']}\n    gender: {r['wrong_gender']}")
+            if "nonchar_entries" in r:
+                print(f"    non-characters given quotations: {r['nonchar_entries']}")
+    total = pooled(results)
+    print(row(total))
+    if args.json:
+        args.json.write_text(json.dumps({"novels": results, "pooled": total}, indent=1) + "\n")
+
+
+def main_aliases(novels: list[Path], args: argparse.Namespace) -> None:
     results = []
     for novel in novels:
         if args.show:
             print(f"== {novel.name}")
-        results.append(evaluate(novel, args.cache_dir, args.show))
-    if args.json:
-        print(json.dumps(results, indent=1))
-        return
+        results.append(evaluate_aliases(novel, args.cache_dir, args.show))
     header = f"{'novel':30} {'found':>11} {'alias_prec':>10} {'conflict':>8} {'gender':>7} {'unk':>4} {'n/gold':>8} {'sec':>5}"
     print(header)
     for r in results:
