@@ -318,6 +318,26 @@ def _m008_embedding_chunks(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m009_audits(conn: sqlite3.Connection) -> None:
+    # Memorization audit results (issue 38): one row per probe run, with the model, the
+    # settings and the whole result as JSON. book_id is NULL for a run on a loose text.
+    _run_script(
+        conn,
+        """
+        CREATE TABLE audits (
+            id INTEGER PRIMARY KEY,
+            book_id INTEGER REFERENCES books(id) ON DELETE CASCADE,
+            probe TEXT NOT NULL,
+            model TEXT NOT NULL,
+            settings TEXT NOT NULL,
+            result TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX audits_book ON audits(book_id, probe, created_at)
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [
     ("001_books_and_structure", _m001_books_and_structure),
     ("002_quotations_and_characters", _m002_quotations_and_characters),
@@ -327,6 +347,7 @@ MIGRATIONS: list[Migration] = [
     ("006_retrieval", _m006_retrieval),
     ("007_llm_cache", _m007_llm_cache),
     ("008_embedding_chunks", _m008_embedding_chunks),
+    ("009_audits", _m009_audits),
 ]
 
 
