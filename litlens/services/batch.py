@@ -289,7 +289,11 @@ def _run_on_ray(todo: list[Path], out_dir: Path, attribute: str, llm: LLMSetting
     if not ray.is_initialized():
         options = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING}
         if address:
-            ray.init(address=address, **options)
+            try:
+                ray.init(address=address, **options)
+            except (ConnectionError, ValueError, RuntimeError) as exc:
+                raise LitLensError(f"cannot join the Ray cluster at {address} ({exc}). Start one with "
+                                   "`ray start --head` on the head node, or leave out --address for a local Ray") from exc
         else:
             ray.init(num_cpus=workers, **options)
         started_here = True
