@@ -306,7 +306,8 @@ class Project:
         rows = self.conn.execute(
             "SELECT b.id, b.title, b.author, b.source_path, b.format, b.encoding, b.notes, b.sha256,"
             " b.word_count, b.pipeline_version, b.created_at,"
-            " (SELECT COUNT(*) FROM chapters c WHERE c.book_id = b.id),"
+            # front matter (the untitled stretch before the first heading) is not a chapter
+            " (SELECT COUNT(*) FROM chapters c WHERE c.book_id = b.id AND trim(c.title) != ''),"
             " (SELECT COUNT(*) FROM quotations q WHERE q.book_id = b.id AND q.status = 'active'),"
             " (SELECT COUNT(*) FROM characters h WHERE h.book_id = b.id)"
             " FROM books b ORDER BY b.id"

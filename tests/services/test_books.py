@@ -162,3 +162,12 @@ def test_ingest_reports_progress_up_to_one(tmp_path):
     ingest_file(tmp_path / "p.litlens", good, progress=lambda f, m: seen.append(f))
     assert seen and seen[-1] == 1.0 and all(0.0 <= f <= 1.0 for f in seen)
     assert seen == sorted(seen)
+
+
+def test_front_matter_is_not_counted_as_a_chapter(tmp_path):
+    novel = tmp_path / "emma.txt"
+    novel.write_text('EMMA\n\nBy Jane Austen\n\n\nCHAPTER I\n\n"Poor Miss Taylor!" said Emma.\n\n'
+                     'CHAPTER II\n\n"Indeed," said Mr. Knightley.\n', encoding="utf-8")
+    result = ingest_file(tmp_path / "p.litlens", novel)
+    assert (result.book.title, result.book.author) == ("Emma", "Jane Austen")
+    assert result.book.chapters == 2  # the title page before CHAPTER I is front matter, not a chapter
