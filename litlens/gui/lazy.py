@@ -39,6 +39,11 @@ class WhenShown(QObject):
     def follow(self, dock: QDockWidget) -> None:
         """Take the panel as shown exactly while ``dock``'s tab is chosen and the dock open."""
         self._dock = dock
+        # In a dock the dock's signal says when the panel is seen: drop the Python event filter,
+        # which Qt would call for every event of the panel. With a worker thread running Python
+        # at the same time, that filter deadlocked the window once (GIL against Qt's event
+        # dispatch: both threads idle, an export never finished).
+        self._panel.removeEventFilter(self)
         self._dock_shown = dock.isVisible() and not dock.visibleRegion().isEmpty()
         dock.visibilityChanged.connect(self._on_dock_visibility_changed)
 

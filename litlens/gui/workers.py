@@ -3,6 +3,7 @@ sends its result or its error back to the GUI thread through signals."""
 
 from __future__ import annotations
 
+import gc
 import threading
 import traceback
 from collections.abc import Callable
@@ -14,6 +15,25 @@ from litlens.errors import Cancelled, LitLensError
 
 # fn(progress, cancelled) -> result
 Work = Callable[[Callable[[float, str], None], Callable[[], bool]], Any]
+
+
+_RUNNING = [0]  # tasks started and not yet ended, counted in the GUI thread
+
+
+def _hold_collector() -> None:
+    """No cyclic garbage collection while a task runs: a collection in the worker thread can
+    destroy Qt objects' wrappers there while the GUI thread waits for the interpreter, and the
+    window then hangs (seen once: an export's worker and an event filter, both idle for good).
+    The GUI thread turns the collector back on when the last task ends, so collections happen
+    there. Called from the GUI thread only."""
+    _RUNNING[0] += 1
+    gc.disable()
+
+
+def _release_collector() -> None:
+    _RUNNING[0] = max(0, _RUNNING[0] - 1)
+    if _RUNNING[0] == 0:
+        gc.enable()
 
 
 class TaskSignals(QObject):
@@ -83,6 +103,7 @@ class TaskRunner(QObject):
         task.signals.cancelled.connect(lambda: self._end(task, self.cancelled, name))
         self.current = task
         self.started.emit(name)
+        _hold_collector()
         self.pool.start(task)
         return task
 
@@ -97,6 +118,7 @@ class TaskRunner(QObject):
         return self.pool.waitForDone(msecs)
 
     def _end(self, task: Task, signal: Signal, *args: object) -> None:
+        _release_collector()  # every task ends exactly once: finished, failed or cancelled
         if self.current is not task:
             return  # superseded by a newer task: its outcome no longer matters
         self.current = None

@@ -47,6 +47,7 @@ def test_cli_eval_attribution_scores_a_novel_it_did_not_train_on(small_pdnc):
     assert result["pooled"]["quotations"] == result["novels"]["TheAwakening"]["quotations"] > 400
 
 
+@pytest.mark.slow  # trains on three novels and detects a fourth end to end: minutes on 2 cores
 def test_eval_detected_quotes_discovered_characters_one_novel(small_pdnc):
     result = evaluate_attribution(small_pdnc, quotes="detected", characters="discovered", novels="DaisyMiller", details=True)
     scores = result["novels"]["DaisyMiller"]
