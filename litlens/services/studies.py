@@ -102,8 +102,10 @@ def _pinned_items(project_path: str | Path, claims: list[str], *, distractors: s
     wanted = per_item - 1
     from litlens.services.books import resolve_book
 
-    with open_project(project_path, create=False) as project:  # the annotator view names the novel
-        book_title = project.book(resolve_book(project, book_id)).title or ""
+    book_title = ""  # the annotator view names the novel
+    if Path(project_path).exists():  # (a missing project has no pinned evidence: list_evidence says so)
+        with open_project(project_path, create=False) as project:
+            book_title = project.book(resolve_book(project, book_id)).title or ""
     for claim in claims:
         rows = list_evidence(project_path, book_id=book_id, claim=claim)
         if not rows:
