@@ -11,7 +11,8 @@ For the chosen PDNC novels (default: the four smallest; ``--all`` for the 20):
 * ``ray_startup``: ``ray.init`` plus one empty task and ``ray.shutdown`` in a fresh process.
 
 Every batch must give each book the quotation count the CLI loop gave; the script says so.
-Results go to ``benchmarks/results/batch.json``.
+Results go to ``benchmarks/results/batch.json`` (``batch_all.json`` with ``--all``), rewritten after
+each phase (``"complete": false`` until the last), with the load average before and after each phase.
 
 Usage:  .venv/bin/python benchmarks/bench_batch.py [--novels N1,N2] [--all] [--json]
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import subprocess
@@ -30,7 +32,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PDNC = REPO.parent / "shared" / "data" / "pdnc"
-RESULTS = REPO / "benchmarks" / "results" / "batch.json"
+RESULTS_DIR = REPO / "benchmarks" / "results"
 LITLENS = [sys.executable, "-m", "litlens.cli"]
 SMALLEST = ["DaisyMiller", "WinnieThePooh", "AlicesAdventuresInWonderland", "TheSignOfTheFour"]
 
@@ -65,6 +67,15 @@ def _quotation_count(project: Path) -> int:
     return len(list_quotations(project))
 
 
+def _load() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def _save(results: dict, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--novels", help="comma-separated PDNC novel names (default: the four smallest)")
@@ -75,18 +86,25 @@ def main() -> int:
         sys.exit(f"needs the PDNC corpus at {PDNC}")
     names = (sorted(p.name for p in PDNC.iterdir() if (p / "novel_text.txt").is_file()) if args.all
              else (args.novels.split(",") if args.novels else SMALLEST))
+    results_path = RESULTS_DIR / ("batch_all.json" if args.all else "batch.json")
     work = Path(tempfile.mkdtemp(prefix="bench_batch_"))
     try:
         novels = work / "novels"
         novels.mkdir()
         for name in names:
             shutil.copyfile(PDNC / name / "novel_text.txt", novels / f"{name}.txt")
-        results: dict = {"novels": names, "characters": sum((novels / f"{n}.txt").stat().st_size for n in names)}
+        results: dict = {"novels": names, "characters": sum((novels / f"{n}.txt").stat().st_size for n in names),
+                         "cpu_count": os.cpu_count(), "complete": False, "load_average_1_5_15": {"start": _load()}}
+        import litlens
+
+        results["litlens"] = {"version": litlens.__version__, "from": str(Path(litlens.__file__).parent)}
 
         wall, cpu, done = _run([sys.executable, "-c", RAY_STARTUP])
         if done.returncode:
             sys.exit(done.stderr[-2000:])
         results["ray_startup"] = json.loads(done.stdout.strip().splitlines()[-1])
+        results["load_average_1_5_15"]["after_ray_startup"] = _load()
+        _save(results, results_path)
 
         per_book, counts, seq_started = [], {}, time.perf_counter()
         for name in names:
@@ -103,6 +121,8 @@ def main() -> int:
         results["sequential_cli"] = {"seconds": round(seq_wall, 2), "books_per_minute": round(60 * len(names) / seq_wall, 2),
                                      "cpu_seconds_per_book": round(sum(b["cpu_seconds"] for b in per_book) / len(names), 2),
                                      "books": per_book}
+        results["load_average_1_5_15"]["after_sequential_cli"] = _load()
+        _save(results, results_path)
 
         for label, workers, out in (("batch_1", 1, "out1"), ("batch_2", 2, "out2"), ("batch_resume", 2, "out2")):
             wall, cpu, done = _run(LITLENS + ["batch", str(novels), "-o", str(work / out), "--workers", str(workers), "--json"])
@@ -115,12 +135,14 @@ def main() -> int:
                               "statuses": sorted({b["status"] for b in manifest["books"]}),
                               "book_seconds": {b["book"]: b["seconds"] for b in manifest["books"]},
                               "same_quotation_counts_as_cli": same}
+            results["load_average_1_5_15"][f"after_{label}"] = _load()
+            _save(results, results_path)
         results["resume_share_of_first_run"] = round(results["batch_resume"]["seconds"] / results["batch_2"]["seconds"], 3)
+        results["complete"] = True
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    _save(results, results_path)
     if args.json:
         print(json.dumps(results, indent=2))
     else:

@@ -836,8 +836,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--address", help="join a running Ray cluster (e.g. auto or ray://head:10001) instead of starting one")
     p.add_argument("--attribute", choices=["cpu", "llm", "none"], default="cpu",
                    help="speaker attribution: the CPU ranker (default), the seed-003 LLM protocol, or none")
-    p.add_argument("--backend", choices=["transformers", "gguf", "openai"], default="openai", help="llm: backend (default openai)")
-    p.add_argument("--model", help="llm: model name the server serves")
+    p.add_argument("--backend", choices=["transformers", "gguf", "openai", "vllm"], default="openai",
+                   help="llm: backend (default openai); vllm runs the model inside Ray with ray.data.llm on the "
+                        "cluster's GPUs (the litlens[cluster] extra)")
+    p.add_argument("--model", help="llm: model name the server serves (vllm: a Hugging Face id or a folder the GPU nodes read)")
     p.add_argument("--base-url", help="llm, openai backend: server URL, e.g. http://127.0.0.1:8000/v1")
     p.add_argument("--api-key-env", help="llm, openai backend: environment variable holding the API key")
     p.add_argument("--json", action="store_true", help="print the manifest as JSON")

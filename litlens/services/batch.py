@@ -158,6 +158,8 @@ def process_book(book: str | Path, out_dir: str | Path, attribute: str = "cpu", 
             result = ingest_file(target, book)
             if attribute == "cpu":
                 attribute_book(target, result.book.id)
+            elif attribute == "llm" and _in_cluster_llm(llm):
+                pass  # the driver runs the LLM stage for every book at once through ray.data.llm
             elif attribute == "llm":
                 from litlens.services.llm_attribution import attribute_book_llm
 
@@ -171,9 +173,18 @@ def process_book(book: str | Path, out_dir: str | Path, attribute: str = "cpu", 
         _remove_project(target)
         entry.update(status="failed", error=str(exc) if isinstance(exc, LitLensError) else f"{type(exc).__name__}: {exc}")
     entry["seconds"] = round(time.perf_counter() - started, 3)
-    if entry["status"] == "done":
-        _write_json(state, {**entry, "input": str(book), "input_sha256": digest, "key": key or run_key(attribute, llm)})
+    if entry["status"] == "done" and not (attribute == "llm" and _in_cluster_llm(llm)):
+        _record_done(out_dir, book, entry, digest, key or run_key(attribute, llm))
     return entry
+
+
+def _in_cluster_llm(llm: LLMSettings | None) -> bool:
+    """True when the LLM stage runs inside Ray with vLLM (``--backend vllm``), not on a server."""
+    return llm is not None and llm.backend == "vllm"
+
+
+def _record_done(out_dir: Path, book: Path, entry: dict, digest: str, key: dict) -> None:
+    _write_json(_state_path(out_dir, book.stem), {**entry, "input": str(book), "input_sha256": digest, "key": key})
 
 
 def _write_json(path: Path, data: object) -> None:
@@ -232,7 +243,12 @@ def run_batch(
         raise LitLensError(f"--attribute must be one of {', '.join(ATTRIBUTE_MODES)}, not {attribute!r}")
     if attribute == "llm" and (llm is None or (llm.backend == "openai" and not llm.base_url)):
         raise LitLensError("--attribute llm needs a server: pass --backend openai --base-url URL --model M "
-                           "(e.g. a `vllm serve` or llama.cpp server)")
+                           "(e.g. a `vllm serve` or llama.cpp server), or --backend vllm --model M on a Ray cluster with GPUs")
+    if attribute == "llm" and _in_cluster_llm(llm):
+        from litlens.services.batch_vllm import require_vllm, vllm_processor_options
+
+        vllm_processor_options(llm.model or "", gpus=1)  # --model given
+        require_vllm()
     if workers < 1:
         raise LitLensError(f"--workers must be at least 1, not {workers}")
     books = collect_inputs(source)
@@ -298,6 +314,11 @@ def _run_on_ray(todo: list[Path], out_dir: Path, attribute: str, llm: LLMSetting
             ray.init(num_cpus=workers, **options)
         started_here = True
     try:
+        gpus = 0
+        if attribute == "llm" and _in_cluster_llm(llm):
+            from litlens.services.batch_vllm import require_gpus
+
+            gpus = require_gpus()  # before any book: a cluster without GPUs is one line, not a failed corpus
         task = ray.remote(num_cpus=1, max_retries=0)(process_book)
         pending = {task.remote(str(b), str(out_dir), attribute, llm, key): b for b in todo}
         while pending:
@@ -310,8 +331,40 @@ def _run_on_ray(todo: list[Path], out_dir: Path, attribute: str, llm: LLMSetting
                     entry = {"book": book.stem, "status": "failed", "error": f"the Ray task failed: {exc}",
                              "seconds": 0.0, "quotations": 0}
                 entries[book.stem] = entry
-                tick()
+                if not (gpus and entry["status"] == "done"):
+                    tick()
+        if gpus:
+            _llm_stage_on_ray_data([b for b in todo if entries[b.stem]["status"] == "done"], out_dir, llm, key, gpus,
+                                   entries, tick)
         return ray.__version__
     finally:
         if started_here:
             ray.shutdown()
+
+
+def _llm_stage_on_ray_data(books: list[Path], out_dir: Path, llm: LLMSettings, key: dict, gpus: int,
+                           entries: dict[str, dict], tick) -> None:
+    """Attribute the ingested ``books`` with vLLM engines that ``ray.data.llm`` runs on the GPUs.
+
+    One backend (one tokenizer) serves every book; a book's waves of chunks each go through
+    the engines as one Ray Data pass. A book whose LLM stage fails is recorded as failed.
+    """
+    from litlens.services.batch_vllm import RayDataVLLMBackend
+    from litlens.services.llm_attribution import attribute_book_llm
+
+    backend = RayDataVLLMBackend(llm.model or "", gpus=gpus)
+    for book in books:
+        entry = entries[book.stem]
+        target = project_path(out_dir, book.stem)
+        started = time.perf_counter()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                attribute_book_llm(target, backend=backend, batch_size=1 << 16)
+            entry["seconds"] = round(entry["seconds"] + time.perf_counter() - started, 3)
+            _record_done(out_dir, book, entry, file_sha256(book), key)
+        except Exception as exc:  # noqa: BLE001 - one book's failure is recorded and the corpus goes on
+            _remove_project(target)
+            entry.update(status="failed", quotations=0,
+                         error=str(exc) if isinstance(exc, LitLensError) else f"{type(exc).__name__}: {exc}")
+        tick()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from litlens.cli import main
-from litlens.errors import InputFileError
+from litlens.errors import InputFileError, LitLensError
 from litlens.services import batch
 from litlens.services.books import list_quotations
 from tests.conftest import PDNC, REPO
@@ -151,6 +152,55 @@ def test_batch_llm_without_a_server_is_refused_before_any_work(tmp_path: Path, c
     assert code != 0
     assert "--base-url" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+HAS_VLLM = importlib.util.find_spec("vllm") is not None
+
+
+@pytest.mark.skipif(HAS_VLLM, reason="vLLM is installed here: the error for its absence cannot be seen")
+def test_batch_vllm_without_the_cluster_extra_is_one_line_before_any_work(tmp_path: Path, capsys) -> None:
+    (tmp_path / "one.txt").write_text('"Yes," said Anna.\n', encoding="utf-8")
+    code = main(["batch", str(tmp_path), "-o", str(tmp_path / "out"), "--attribute", "llm",
+                 "--backend", "vllm", "--model", "Qwen/Qwen2.5-7B-Instruct"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("litlens: error: --backend vllm")
+    assert "litlens[cluster]" in err and "--backend openai --base-url" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_batch_vllm_without_a_model_is_refused(tmp_path: Path, capsys) -> None:
+    (tmp_path / "one.txt").write_text("text", encoding="utf-8")
+    assert main(["batch", str(tmp_path), "-o", str(tmp_path / "out"), "--attribute", "llm", "--backend", "vllm"]) == 2
+    assert "needs --model" in capsys.readouterr().err
+
+
+def test_batch_vllm_on_a_cluster_without_gpus_is_one_line(local_ray) -> None:
+    from litlens.services import batch_vllm
+
+    if batch_vllm.cluster_gpus():
+        pytest.skip("this Ray has GPUs")
+    with pytest.raises(LitLensError, match="needs GPUs in the Ray cluster") as info:
+        batch_vllm.require_gpus()
+    assert "\n" not in str(info.value)
+
+
+def test_vllm_processor_config_uses_every_gpu_with_the_chat_template() -> None:
+    from litlens.services.batch_vllm import _postprocess, _Preprocess, vllm_processor_options
+
+    options = vllm_processor_options("meta-llama/Llama-3.1-8B-Instruct", gpus=4, tensor_parallel_size=2)
+    assert options["model_source"] == "meta-llama/Llama-3.1-8B-Instruct"
+    assert options["concurrency"] == 2  # two engines of two GPUs each
+    assert options["engine_kwargs"]["tensor_parallel_size"] == 2
+    assert options["engine_kwargs"]["max_model_len"] >= 8192  # 4,096-token chunks plus instructions and answer
+    assert all(options[stage]["enabled"] for stage in ("chat_template_stage", "tokenize_stage", "detokenize_stage"))
+    with pytest.raises(LitLensError, match="does not fit"):
+        vllm_processor_options("m", gpus=1, tensor_parallel_size=2)
+    conv = [{"role": "user", "content": "Who speaks?"}]
+    row = _Preprocess(40, 0.0)({"row": 3, "messages": conv})
+    assert row == {"row": 3, "messages": conv, "sampling_params": {"max_tokens": 40, "temperature": 0.0}}
+    out = _postprocess({**row, "generated_text": "1. Anna", "num_input_tokens": 12, "num_generated_tokens": 4})
+    assert out == {"row": 3, "answer": "1. Anna", "prompt_tokens": 12, "generated_tokens": 4}
 
 
 def test_import_litlens_and_the_window_do_not_import_ray() -> None:
