@@ -224,9 +224,26 @@ def _cmd_export_quotes(args: argparse.Namespace) -> int:
     return 0
 
 
+def _export_corpus(args: argparse.Namespace, fmt: str) -> int:
+    """`litlens export tei|pdnc -p OUT/` on a `litlens batch` output folder: every book."""
+    from litlens.services.export_formats import export_corpus
+
+    if args.book is not None:
+        raise LitLensError("--book picks a book of one project; a batch folder is exported whole (leave --book out)")
+    with _progress_bar(f"export {fmt}") as bar:
+        result = export_corpus(args.project, fmt, args.output, progress=bar)
+    print(f"wrote {len(result.books)} books as {'TEI P5' if fmt == 'tei' else 'PDNC folders'} to {result.path}: "
+          f"{sum(s.quotations for _, s in result.books):,} quotations")
+    if result.left_out:
+        print(f"  left out (failed in the batch, no project): {', '.join(result.left_out)}")
+    return 0
+
+
 def _cmd_export_tei(args: argparse.Namespace) -> int:
     from litlens.services.export_formats import export_tei
 
+    if Path(args.project).is_dir():
+        return _export_corpus(args, "tei")
     result = export_tei(args.project, args.output, args.book)
     print(f"wrote TEI P5 to {result.path}: {result.quotations} quotations as {result.saids} <said> elements, "
           f"{result.characters} persons")
@@ -238,6 +255,8 @@ def _cmd_export_tei(args: argparse.Namespace) -> int:
 def _cmd_export_pdnc(args: argparse.Namespace) -> int:
     from litlens.services.export_formats import export_pdnc
 
+    if Path(args.project).is_dir():
+        return _export_corpus(args, "pdnc")
     result = export_pdnc(args.project, args.output, args.book)
     print(f"wrote PDNC files to {result.path}: {result.quotations} quotations, {result.characters} characters")
     return 0
@@ -282,7 +301,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     llm = LLMSettings(args.backend, args.model, args.base_url, args.api_key_env) if args.attribute == "llm" else None
     with _progress_bar("batch: books") as bar:
         manifest = run_batch(args.input, args.output, workers=args.workers, address=args.address,
-                             attribute=args.attribute, llm=llm, progress=bar)
+                             attribute=args.attribute, llm=llm, progress=bar, export=args.export)
     books = manifest["books"]
     failed = [b for b in books if b["status"] == "failed"]
     if args.json:
@@ -768,16 +787,21 @@ def build_parser() -> argparse.ArgumentParser:
     q = _add(export_sub, "tei", _cmd_export_tei,
              "export a book as TEI P5: the whole text, chapters and paragraphs, every sub-quotation as <said> "
              "with speaker, addressees, type and certainty, the characters in the header",
-             "litlens export tei -p emma.litlens --book 1 -o emma.xml")
-    _project_arg(q)
+             "litlens export tei -p emma.litlens --book 1 -o emma.xml\n"
+             "litlens export tei -p batch_out/ -o tei/        (every book of a `litlens batch` output)")
+    q.add_argument("-p", "--project", required=True,
+                   help="project file, e.g. novels.litlens, or a `litlens batch` output folder (every book)")
     _book_arg(q)
-    q.add_argument("-o", "--output", required=True, help="output .xml file")
+    q.add_argument("-o", "--output", required=True, help="output .xml file (a folder for a batch output: one BOOK.xml each)")
     q = _add(export_sub, "pdnc", _cmd_export_pdnc,
              "export a book as a PDNC novel folder: novel_text.txt, quotation_info.csv, character_info.csv",
-             "litlens export pdnc -p emma.litlens --book 1 -o exports/Emma")
-    _project_arg(q)
+             "litlens export pdnc -p emma.litlens --book 1 -o exports/Emma\n"
+             "litlens export pdnc -p batch_out/ -o pdnc/      (every book of a `litlens batch` output)")
+    q.add_argument("-p", "--project", required=True,
+                   help="project file, e.g. novels.litlens, or a `litlens batch` output folder (every book)")
     _book_arg(q)
-    q.add_argument("-o", "--output", required=True, help="output folder (created if absent)")
+    q.add_argument("-o", "--output", required=True,
+                   help="output folder, created if absent (for a batch output: one BOOK/ folder each)")
 
     p = _add(sub, "import-pdnc", _cmd_import_pdnc, "import a PDNC novel folder with its gold quotations and characters",
              "litlens import-pdnc ../shared/data/pdnc/Emma -p corpus.litlens")
@@ -842,6 +866,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", help="llm: model name the server serves (vllm: a Hugging Face id or a folder the GPU nodes read)")
     p.add_argument("--base-url", help="llm, openai backend: server URL, e.g. http://127.0.0.1:8000/v1")
     p.add_argument("--api-key-env", help="llm, openai backend: environment variable holding the API key")
+    p.add_argument("--export", metavar="FORMATS",
+                   help="also export every done book: tei, pdnc or tei,pdnc (OUT/tei/BOOK.xml, OUT/pdnc/BOOK/)")
     p.add_argument("--json", action="store_true", help="print the manifest as JSON")
     p = _add(sub, "search", _cmd_search,
              "find the passages (1 to 5 sentences) of a book that support a claim; put [MASK] where the quotation goes",

@@ -232,13 +232,20 @@ def run_batch(
     attribute: str = "cpu",
     llm: LLMSettings | None = None,
     progress: Progress | None = None,
+    export: str | Sequence[str] | None = None,
 ) -> dict:
     """Process a corpus on Ray and return the manifest (also written to ``OUT/manifest.json``).
 
     Without ``address`` a local Ray with ``workers`` CPUs is started and shut down afterwards;
     with it, the run joins that cluster (whose nodes must see INPUT and OUT at the same paths).
-    A Ray already initialised in this process is used as it is.
+    A Ray already initialised in this process is used as it is. ``export`` (``"tei,pdnc"`` or a
+    list) also writes every done book as TEI P5 (``OUT/tei/<stem>.xml``) and/or a PDNC folder
+    (``OUT/pdnc/<stem>/``), as ``litlens export tei|pdnc -p OUT`` does; the manifest's ``exports``
+    names the folders.
     """
+    from litlens.services.export_formats import export_corpus, parse_formats
+
+    formats = () if not export else parse_formats(export if isinstance(export, str) else ",".join(export))
     if attribute not in ATTRIBUTE_MODES:
         raise LitLensError(f"--attribute must be one of {', '.join(ATTRIBUTE_MODES)}, not {attribute!r}")
     if attribute == "llm" and (llm is None or (llm.backend == "openai" and not llm.base_url)):
@@ -280,6 +287,8 @@ def run_batch(
         ray_version = version("ray")
     ordered = [entries[b.stem] for b in books]
     write_quotations_parquet(out_dir, [e["book"] for e in ordered if e["status"] != "failed"])
+    done = [e["book"] for e in ordered if e["status"] != "failed"]
+    exports = {fmt: export_corpus(out_dir, fmt, stems=done).path for fmt in formats}
     manifest = {
         "engine": "ray",
         "ray_version": ray_version,
@@ -289,6 +298,8 @@ def run_batch(
         "attribute": attribute,
         "books": ordered,
     }
+    if exports:
+        manifest["exports"] = exports
     _write_json(out_dir / MANIFEST, manifest)
     report(1.0, "done")
     return manifest

@@ -131,6 +131,57 @@ def test_batch_second_run_skips_current_books_and_redoes_failed_and_changed_ones
     assert all(q["speaker"] is None for q in list_quotations(out / "pride.litlens"))
 
 
+def _tei_body(path: Path) -> bytes:
+    from lxml import etree
+
+    body = etree.parse(str(path)).find(".//{http://www.tei-c.org/ns/1.0}body")
+    return etree.tostring(body)
+
+
+def test_batch_exports_every_done_book_as_tei_and_pdnc(first_run, corpus: Path, tmp_path: Path, capsys) -> None:
+    import csv
+    import shutil
+
+    out = tmp_path / "out"
+    shutil.copytree(first_run[0], out)
+    manifest = batch.run_batch(corpus, out, export="tei,pdnc")  # current books skipped, still exported
+    assert manifest["exports"] == {"tei": str(out / "tei"), "pdnc": str(out / "pdnc")}
+    done = sorted(b["book"] for b in manifest["books"] if b["status"] != "failed")
+    assert done == ["daisy", "pride", "sign"]
+    assert sorted(p.name for p in (out / "tei").iterdir()) == [f"{stem}.xml" for stem in done]
+    for entry in manifest["books"]:
+        if entry["status"] == "failed":
+            continue
+        with open(out / "pdnc" / entry["book"] / "quotation_info.csv", newline="", encoding="utf-8") as fh:
+            assert len(list(csv.DictReader(fh))) == entry["quotations"]
+    # The same document as `litlens export tei` of that one project.
+    single = tmp_path / "pride.xml"
+    assert main(["export", "tei", "-p", str(out / "pride.litlens"), "-o", str(single)]) == 0
+    assert _tei_body(single) == _tei_body(out / "tei" / "pride.xml")
+
+    # `litlens export tei|pdnc -p OUT` on the batch folder: every book, the failed one named.
+    capsys.readouterr()
+    assert main(["export", "pdnc", "-p", str(out), "-o", str(tmp_path / "pdnc")]) == 0
+    printed = capsys.readouterr().out
+    assert "wrote 3 books" in printed and "left out (failed in the batch, no project): empty" in printed
+    assert sorted(p.name for p in (tmp_path / "pdnc").iterdir()) == done
+    assert main(["export", "tei", "-p", str(out), "-o", str(tmp_path / "tei")]) == 0
+    assert _tei_body(tmp_path / "tei" / "sign.xml") == _tei_body(out / "tei" / "sign.xml")
+
+
+def test_batch_export_bad_requests_are_one_line(first_run, tmp_path: Path, capsys) -> None:
+    out = first_run[0]
+    assert main(["export", "tei", "-p", str(out), "--book", "1", "-o", str(tmp_path / "t")]) == 2
+    assert "leave --book out" in capsys.readouterr().err
+    assert main(["export", "tei", "-p", str(tmp_path), "-o", str(tmp_path / "t")]) == 2
+    assert "without manifest.json" in capsys.readouterr().err
+    (tmp_path / "one.txt").write_text("text", encoding="utf-8")
+    assert main(["batch", str(tmp_path), "-o", str(tmp_path / "o"), "--export", "docx"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--export takes a comma-separated list of tei, pdnc" in err
+    assert not (tmp_path / "o").exists()
+
+
 def test_batch_reads_a_list_of_paths_and_refuses_colliding_names(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
