@@ -82,3 +82,13 @@ def test_packaging_bundle_builds_and_runs_without_the_venv(tmp_path):
     tei = subprocess.run([str(bundle), "export", "tei", "-p", str(tmp_path / "t.litlens"), "-o", str(tmp_path / "t.xml")],
                          capture_output=True, text=True, env=env, cwd=tmp_path)
     assert tei.returncode == 0 and (tmp_path / "t.xml").read_bytes().count(b"<said ") == 2, tei.stderr
+    # The window, offscreen, on that project: a 1366x768 picture with text and colours in it.
+    shot = tmp_path / "window.png"
+    gui = subprocess.run([str(bundle), "gui", str(tmp_path / "t.litlens"), "--screenshot", str(shot),
+                          "--size", "1366x768"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=900)
+    assert gui.returncode == 0 and shot.is_file(), gui.stderr[-3000:]
+    QtGui = pytest.importorskip("PySide6.QtGui", reason="reading the picture back needs PySide6 in the test's venv")
+    image = QtGui.QImage(str(shot))
+    assert (image.width(), image.height()) == (1366, 768)
+    colours = {image.pixel(x, y) for x in range(0, 1366, 7) for y in range(0, 768, 7)}
+    assert len(colours) > 20, "the window's picture is nearly blank"
