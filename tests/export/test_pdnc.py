@@ -98,6 +98,15 @@ def test_pdnc_output_that_is_a_file_is_one_line(tmp_path, capsys):
     assert err.startswith("litlens: error:") and err.count("\n") == 1 and "is a file" in err
 
 
+@pytest.mark.parametrize("target", ["/proc/litlens-export", "/proc/self/litlens-export"])
+def test_pdnc_unwritable_output_folder_is_one_line(tmp_path, capsys, target):
+    """/proc refuses new folders and files even to root, like a folder the user may not write."""
+    project = make_project(tmp_path / "p.litlens")
+    assert main(["export", "pdnc", "-p", str(project), "-o", target]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("litlens: error:") and err.count("\n") == 1 and "Choose a location you can write to" in err
+
+
 def test_pdnc_cli_writes_three_files(tmp_path, capsys):
     project = make_project(tmp_path / "p.litlens")
     assert main(["export", "pdnc", "-p", str(project), "-o", str(tmp_path / "out")]) == 0

@@ -116,7 +116,8 @@ def test_tei_id_maker_is_unique_and_ncname():
     assert len(set(made)) == len(made) and all(NCNAME.match(m) for m in made)
 
 
-@pytest.mark.parametrize("target", ["missing-folder/out.xml", "a-file/out.xml", "."])
+# /proc refuses new files even to root, so a folder without write permission is tested as root too.
+@pytest.mark.parametrize("target", ["missing-folder/out.xml", "a-file/out.xml", ".", "/proc/litlens-export.xml"])
 def test_tei_unwritable_output_is_one_line(tmp_path, capsys, target, monkeypatch):
     project = make_project(tmp_path / "p.litlens")
     (tmp_path / "a-file").write_text("x", encoding="utf-8")
