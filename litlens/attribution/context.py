@@ -53,6 +53,18 @@ _RANKS = {"dr": "doctor", **{w: w for w in """doctor professor captain colonel m
           bishop abbé abbe""".split()}}
 _HONORIFIC_WORDS = {"mr", "mrs", "miss", "ms", "dr", "sir", "lady", "lord", "madame", "mme", "mlle", "monsieur",
                     "mademoiselle", "captain", "colonel", "professor", "aunt", "uncle", "cousin", "the", "old", "young", "little", "poor"}
+# Titles a narrator may use alone for the one character who bears them ("said Mademoiselle"
+# for Mademoiselle Reisz), read like ranks.
+_TITLES_ALONE = {"mademoiselle": "mademoiselle", "mlle": "mademoiselle", "madame": "madame", "mme": "madame",
+                 "monsieur": "monsieur", "signor": "signor", "signora": "signora", "signorina": "signorina",
+                 "herr": "herr", "frau": "frau", "señor": "señor", "señora": "señora", "senor": "señor", "senora": "señora"}
+# The sex a title before a name tells ("Mr. Bertram" is none of the Miss Bertrams).
+_TITLE_GENDER = {**dict.fromkeys("mr sir lord monsieur signor herr master".split(), "male"),
+                 **dict.fromkeys("mrs miss ms lady madame mme mlle mademoiselle signora signorina frau".split(), "female")}
+# Nouns too general to stand for one described character ("said the man").
+_GENERIC_HEADS = {"man", "woman", "voice", "person", "one", "other", "people", "fellow", "girl", "boy", "lady",
+                  "gentleman", "child", "stranger", "figure", "creature", "thing", "party"}
+_DETERMINERS = ("the", "a", "an")
 
 
 # A noun cue's subject often goes on after the cue's last word: "said the gentleman in
@@ -120,6 +132,53 @@ def _spouse_named(cue: Cue, mentions: Sequence[Mention], m_starts: Sequence[int]
             return spouses.get(owners[0])
         k -= 1
     return None
+
+
+# "said her father", "his sister answered": a relative of the man or woman last named.
+_KIN_CUE = re.compile(r"\b(his|her) (father|mother|brother|sister|son|daughter|uncle|aunt|nephew|niece)\b", re.IGNORECASE)
+_KIN_GENDER = {**dict.fromkeys(("father", "brother", "son", "uncle", "nephew"), "male"),
+               **dict.fromkeys(("mother", "sister", "daughter", "aunt", "niece"), "female")}
+_PARENT_TITLES = {"mr", "mrs", "sir", "lady", "lord", "old", "madame", "monsieur"}
+
+
+def _surnames(c: Character) -> set[str]:
+    """The last words of a character's full names ("bennet" of "Elizabeth Bennet", "Mr. Bennet")."""
+    out = set()
+    for alias in [c.name, *c.aliases]:
+        words = [w for w in normalise_alias(alias).split() if w not in _HONORIFIC_WORDS]
+        if words and (len(words) >= 2 or normalise_alias(alias).split()[0] in _TITLE_WORDS):
+            out.add(words[-1])
+    return out
+
+
+def _kin_named(cue: Cue, mentions: Sequence[Mention], m_starts: Sequence[int],
+               characters: Sequence[Character]) -> tuple[int, ...] | None:
+    """For "said her father": the characters of the relative's sex who share the surname of
+    the nearest single character of the possessive's sex named before the cue (for a
+    parent, those with a parent's title, "Mr. Bennet" rather than "Kitty Bennet", when any)."""
+    kin = _KIN_CUE.search(cue.text)
+    if kin is None:
+        return None
+    want = "male" if kin.group(1).lower() == "his" else "female"
+    noun = kin.group(2).lower()
+    sex = _KIN_GENDER[noun]
+    k = bisect.bisect_left(m_starts, cue.start) - 1
+    owner = None
+    while k >= 0 and cue.start - mentions[k].end < 2000:
+        owners = mentions[k].characters
+        if len(owners) == 1 and characters[owners[0]].gender == want:
+            owner = owners[0]
+            break
+        k -= 1
+    if owner is None:
+        return None
+    family = _surnames(characters[owner])
+    found = [ci for ci, c in enumerate(characters)
+             if ci != owner and c.gender != ("female" if sex == "male" else "male") and _surnames(c) & family]
+    if noun in ("father", "mother"):
+        titled = [ci for ci in found if normalise_alias(characters[ci].name).split()[0] in _PARENT_TITLES]
+        found = titled or found
+    return tuple(found) or None
 
 
 def character_index(characters: Sequence[Character]) -> dict[str, int]:
@@ -286,6 +345,31 @@ class AliasScanner:
             derived[form] = men if len(holders) > 1 and len(men) == 1 else set(holders)
         for form, cis in derived.items():
             owners[form] = cis
+        # A list entry that is only a bare first name or surname ("Smith" beside "John
+        # Smith", "Small" beside "Jonathan Small") is linked to the fuller characters it is
+        # part of: the word names all of them and the ranker chooses by who the text says
+        # speaks. Two known sexes that differ keep them apart ("Hamidullah" and "Hamidullah Begum").
+        parts: dict[str, set[int]] = {}
+        for ci, c in enumerate(characters):
+            for alias in [c.name, *c.aliases]:
+                words = normalise_alias(alias).split()
+                core = words[1:] if words and words[0] in _HONORIFIC_WORDS else words
+                if len(core) >= 2:
+                    for w in (core[0], core[-1]):
+                        parts.setdefault(w, set()).add(ci)
+        self.linked: dict[int, tuple[int, ...]] = {}
+        for ci, c in enumerate(characters):
+            keys = {normalise_alias(a) for a in [c.name, *c.aliases]} - {""}
+            if not keys or any(len(k.split()) != 1 for k in keys):
+                continue
+            for key in keys:
+                fuller = {fi for fi in parts.get(key, ()) if fi != ci and not (
+                    c.gender in ("male", "female") and characters[fi].gender in ("male", "female")
+                    and characters[fi].gender != c.gender)}
+                if fuller and key in owners:
+                    owners[key] = set(owners[key]) | fuller
+                    self.linked[ci] = tuple(sorted(set(self.linked.get(ci, ())) | fuller))
+        self.genders = [c.gender for c in characters]
         self.names = names
         self.common = {f for f in derived if names and names.mostly_lower(f.split()[-1])}
         self.owners = {k: tuple(sorted(v)) for k, v in owners.items()}
@@ -297,7 +381,24 @@ class AliasScanner:
                 words = normalise_alias(alias).split()
                 if len(words) >= 2 and words[0] in _RANKS:
                     ranks.setdefault(_RANKS[words[0]], set()).add(ci)
+                if len(words) >= 2 and words[0] in _TITLES_ALONE:
+                    ranks.setdefault(_TITLES_ALONE[words[0]], set()).add(ci)
         self.ranks = {k: tuple(sorted(v)) for k, v in ranks.items()}
+        # Descriptions in the list ("The Old Gentleman", "the Porter") by their head noun,
+        # for a cue that words them differently ("said the gentleman", "the worthy porter").
+        heads: dict[str, set[int]] = {}
+        for ci, c in enumerate(characters):
+            for alias in [c.name, *c.aliases]:
+                words = normalise_alias(alias).split()
+                if len(words) < 2 or words[0] not in _DETERMINERS:
+                    continue
+                for stop in ("of", "in", "with", "from", "at"):
+                    if stop in words[1:]:
+                        words = words[: words.index(stop, 1)]
+                head = words[-1]
+                if len(words) >= 2 and head not in _HONORIFIC_WORDS and head not in _GENERIC_HEADS:
+                    heads.setdefault(head, set()).add(ci)
+        self.heads = {k: tuple(sorted(v)) for k, v in heads.items() if len(v) == 1}
 
     def scan(self, text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, tuple[int, ...]]]:
         if not self.owners:
@@ -341,9 +442,34 @@ class AliasScanner:
                 i += 1
                 continue
             j, owners = best
+            if len(owners) > 1 and i > 0 and toks[i - 1][2] in _TITLE_GENDER and s0 - toks[i - 1][1] <= 3:
+                sex = _TITLE_GENDER[toks[i - 1][2]]
+                kept = tuple(ci for ci in owners if self.genders[ci] == sex)
+                owners = kept or owners  # "Mr. Bertram": the men of the family
             out.append((s0, toks[j][1], owners))
             i = j + 1
         return out
+
+    def describe(self, phrase: str) -> tuple[int, ...]:
+        """Candidates a noun cue's subject describes: its longest opening words that are an
+        alias ("the mariner, rising" -> "the mariner"), a title or rank alone ("the
+        Colonel", "Mademoiselle"), else a description in the list with the same head noun
+        ("said the worthy matron" for "The Matron")."""
+        words = normalise_alias(phrase).split()
+        body = words[1:] if words and words[0] in _DETERMINERS else words
+        for seq in (words, body):
+            for n in range(min(len(seq), self.max_words), 0, -1):
+                key = " ".join(seq[:n])
+                if key in self.owners and key not in self.common:
+                    return self.owners[key]
+        if body and body[0] in self.ranks:
+            return self.ranks[body[0]]
+        for w in body[:4]:
+            if w in self.heads:
+                return self.heads[w]
+            if w in _RANKS and _RANKS[w] in self.ranks:
+                return self.ranks[_RANKS[w]]
+        return ()
 
     def match(self, phrase: str) -> tuple[int, ...]:
         """Candidates named by a short phrase (a cue's subject): exact alias first, else the longest alias inside."""
@@ -472,6 +598,8 @@ def build_context(
             subject = _cue_subject(cue)
             if cue.subject == "name":
                 qc.cue_characters = scanner.match(subject)
+                if not qc.cue_characters:  # "the Magistrate said", "said Mademoiselle"
+                    qc.cue_noun_characters = scanner.describe(subject)
             elif cue.subject == "pronoun":
                 for w in _WORD.findall(cue.text):
                     low = w.lower()
@@ -485,7 +613,8 @@ def build_context(
                         qc.cue_pronoun = "other"
                         break
             else:
-                qc.cue_noun_characters = scanner.match(subject) or scanner.ranks.get(subject.lower().split()[-1] if subject else "", ())
+                qc.cue_noun_characters = (scanner.match(subject) or scanner.ranks.get(subject.lower().split()[-1] if subject else "", ())
+                                          or scanner.describe(subject))
                 tail = _noun_tail(text, cue.end)
                 if tail is not None:
                     prep, words = tail
@@ -495,7 +624,8 @@ def build_context(
                     else:
                         key = normalise_alias(f"{subject} {prep} {words}")
                         qc.cue_noun_characters = scanner.owners.get(key, qc.cue_noun_characters)
-                qc.cue_noun_characters = _spouse_named(cue, mentions, m_starts, characters, spouses) or qc.cue_noun_characters
+                qc.cue_noun_characters = (_spouse_named(cue, mentions, m_starts, characters, spouses)
+                                          or _kin_named(cue, mentions, m_starts, characters) or qc.cue_noun_characters)
                 qc.cue_pronoun = next((_NOUN_GENDER[w] for w in subject.lower().split() if w in _NOUN_GENDER), None)
         qc.words = sum(len(text[s:e].split()) for s, e in qc.spans)
     # A noun cue that names one character ("cried his wife") is a mention of that character
@@ -544,6 +674,14 @@ def build_context(
     # Others address the narrator by name: of the characters named mostly inside
     # quotations, the one most often addressed ("my dear Watson").
     addressed = Counter(ci for qc in ctxs for ci in qc.vocatives)
+    # "said I": the turns next to the narrator's own speak to the narrator, so a name they
+    # address counts again (the narrator of a book where others seldom use names).
+    for i, qc in enumerate(ctxs):
+        if qc.cue_pronoun != "first":
+            continue
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(ctxs) and ctxs[j].paragraph != qc.paragraph and abs(ctxs[j].paragraph - qc.paragraph) <= 1:
+                addressed.update(ctxs[j].vocatives)
     narrator = None
     if first_person > 0.5 and characters:
         ranked = sorted(range(len(characters)), key=lambda ci: -(narrator_score[ci] * math.log1p(addressed[ci])))

@@ -395,3 +395,56 @@ def test_a_later_pass_reads_whose_words_a_quotation_resembles():
     second = second_rows(ctx, cands, answers)
     scol = {name: k for k, name in enumerate(SECOND_FEATURES)}
     assert second[3][cands[3].index(darcy), scol["p1_style_sim"]] == pytest.approx(sim[darcy][0])
+
+
+@pytest.mark.parametrize(
+    "cue, named",
+    [
+        ("said the mariner, rising", (0,)),  # the alias is the cue's opening words
+        ("said the worthy matron", (1,)),  # a listed description with the same head noun
+        ("said Mademoiselle", (2,)),  # a title alone, borne by one character
+        ("said the inspector, frowning", (3,)),  # a rank, lower case, with words after it
+        ("said the stranger", ()),  # nobody listed is described so
+    ],
+)
+def test_a_noun_cue_names_the_character_whose_alias_or_description_holds_it(cue, named):
+    chars = [
+        Character("The Mariner", ["The Mariner"], "male"),
+        Character("Mrs. Corney", ["Mrs. Corney", "The Matron"], "female"),
+        Character("Mademoiselle Reisz", ["Mademoiselle Reisz"], "female"),
+        Character("Inspector Jones", ["Inspector Jones"], "male"),
+        Character("The Old Man", ["The Old Man"], "male"),
+    ]
+    text = f"\u201cThis will not do,\u201d {cue}.\n"
+    (quote,) = build_context(text, find_paragraphs(text), _quotes(text, ["This will not do,"]), chars).quotes
+    assert quote.cue_noun_characters == named
+
+
+def test_a_kinship_cue_names_the_relative_of_the_character_last_named():
+    chars = [
+        Character("Elizabeth Bennet", ["Elizabeth Bennet", "Elizabeth"], "female"),
+        Character("Mr. Bennet", ["Mr. Bennet"], "male"),
+        Character("Kitty Bennet", ["Kitty Bennet", "Kitty"], "female"),
+        Character("Mr. Darcy", ["Mr. Darcy", "Darcy"], "male"),
+    ]
+    text = "Elizabeth came in, and Darcy bowed.\n\n\u201cYou are late,\u201d said her father.\n"
+    (quote,) = build_context(text, find_paragraphs(text), _quotes(text, ["You are late,"]), chars).quotes
+    assert quote.cue_noun_characters == (1,)  # a father has a parent's title; Kitty is a woman
+
+
+def test_a_bare_name_entry_is_linked_to_the_fuller_characters_it_is_part_of():
+    chars = [
+        Character("Small", ["Small"], "unknown"),
+        Character("Jonathan Small", ["Jonathan Small", "The Wooden-Legged Man"], "male"),
+        Character("Hamidullah", ["Hamidullah"], "male"),
+        Character("Hamidullah Begum", ["Hamidullah Begum"], "female"),
+        Character("Tom Bertram", ["Tom Bertram"], "male"),
+        Character("Maria Bertram", ["Maria Bertram"], "female"),
+    ]
+    scanner = AliasScanner(chars)
+    assert scanner.match("Small") == (0, 1)  # "said Small": the ranker chooses between them
+    assert scanner.match("Hamidullah") == (2,)  # a man and a woman stay apart
+    assert scanner.match("Mr. Bertram") == (4,)  # the title tells the sex
+    text = "said Small"
+    (quote_owners,) = [owners for _, _, owners in scanner.scan(text)]
+    assert quote_owners == (0, 1)
