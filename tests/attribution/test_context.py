@@ -448,3 +448,23 @@ def test_a_bare_name_entry_is_linked_to_the_fuller_characters_it_is_part_of():
     text = "said Small"
     (quote_owners,) = [owners for _, _, owners in scanner.scan(text)]
     assert quote_owners == (0, 1)
+
+
+def test_a_description_the_list_lacks_becomes_a_minor_character():
+    from litlens.attribution.context import described_characters
+
+    text = (
+        "\u201cTickets, please,\u201d said the porter, stepping in.\n\n"
+        "\u201cHere,\u201d said Elizabeth.\n\n"
+        "\u201cThank you, miss,\u201d answered the old porter.\n\n"
+        "\u201cWho is there?\u201d said the man.\n\n"
+        "\u201cMe,\u201d said the man.\n\n"
+        "\u201cDo come,\u201d said the answer.\n"
+    )
+    pieces = ["Tickets, please,", "Here,", "Thank you, miss,", "Who is there?", "Me,", "Do come,"]
+    ctx = build_context(text, find_paragraphs(text), _quotes(text, pieces), CHARS)
+    (porter,) = described_characters(ctx)  # "the man" is too general, "the answer" is no person
+    assert porter.name == "The Porter" and set(porter.aliases) == {"The Porter", "The Old Porter"}
+    chars = CHARS + [porter]
+    ctx = build_context(text, find_paragraphs(text), _quotes(text, pieces), chars)
+    assert ctx.quotes[0].cue_noun_characters == (len(CHARS),) == ctx.quotes[2].cue_noun_characters
