@@ -700,3 +700,65 @@ def build_context(
         chapter_of_paragraph=chapter_of_paragraph,
         in_quote_chars=quote_spans,
     )
+
+
+# ---- speakers the narration describes but the character list lacks ----------------------
+
+_DESCRIBED = re.compile(r"\bthe\s+((?:[a-z][a-z'’-]*\s+){0,2}[a-z][a-z'’-]*)", re.IGNORECASE)
+_NOT_IN_DESCRIPTION = {"of", "in", "with", "from", "at", "and", "or", "who", "as", "to", "would", "could", "should",
+                       "will", "shall", "might", "must", "did", "had", "was", "were", "is", "has", "then", "now"}
+_NOT_A_PERSON = {"first", "second", "third", "latter", "former", "last", "other", "rest", "whole", "same", "men",
+                 "women", "children", "two", "three", "wife", "husband", "spouse", "answer", "reply", "question",
+                 "words", "word", "cry", "exclamation", "remark", "response", "retort", "door", "room", "way"}
+MIN_DESCRIBED_CUES = 2  # a description a cue uses once is too little to make a character of
+
+
+def _description(cue: Cue) -> tuple[str, str] | None:
+    """The head noun and the words of a noun cue's "the ..." phrase ("said the worthy
+    matron, setting it down" -> ("matron", "worthy matron")), stopping at a speech verb,
+    a preposition or punctuation; None for a general noun ("the man") or a kin word."""
+    try:
+        from litlens.quotes.lexicon import SPEECH_VERBS
+    except ImportError:  # before the cue grammar moved out of litlens.quotes.types
+        from litlens.quotes.types import SPEECH_VERBS
+
+    m = _DESCRIBED.search(cue.text)
+    if m is None:
+        return None
+    words: list[str] = []
+    for w in m.group(1).split():
+        low = w.lower()
+        if low in SPEECH_VERBS or low in _NOT_IN_DESCRIPTION or low.endswith(("ed", "ing", "ly")):
+            break
+        words.append(low)
+    if not words:
+        return None
+    head = words[-1]
+    if (head in _GENERIC_HEADS or head in _KIN_GENDER or head in _HONORIFIC_WORDS or head in _VOICE_WORDS
+            or head in _NOT_A_PERSON or (head.endswith("s") and not head.endswith("ss"))
+            or len(head) < 3 or not head.isalpha()):
+        return None
+    return head, " ".join(words)
+
+
+def described_characters(context: BookContext, min_cues: int = MIN_DESCRIBED_CUES) -> list[Character]:
+    """New minor characters for the descriptions that noun cues use for a speaker the list
+    does not hold ("said the porter" twice, and no character's alias is "the porter"): one
+    per head noun, named by its commonest wording ("The Porter"), of the sex its noun tells."""
+    found: dict[str, Counter] = {}
+    for qc in context.quotes:
+        cue = qc.cue
+        if cue is None or cue.subject != "noun" or qc.cue_noun_characters or qc.cue_characters:
+            continue
+        desc = _description(cue)
+        if desc is not None:
+            found.setdefault(desc[0], Counter())[desc[1]] += 1
+    out = []
+    for head, forms in sorted(found.items()):
+        if sum(forms.values()) < min_cues:
+            continue
+        wording = forms.most_common(1)[0][0]
+        name = "The " + " ".join(w.capitalize() for w in wording.split())
+        aliases = sorted({name} | {"The " + " ".join(w.capitalize() for w in f.split()) for f in forms})
+        out.append(Character(name, aliases, _NOUN_GENDER.get(head, "unknown")))
+    return out
