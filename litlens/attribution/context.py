@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from litlens.model import Character, EntityMention, Paragraph, Quotation
-from litlens.quotes.types import Cue, Names, cue_after, cue_before
+from litlens.quotes.cues import Cue, cue_after, cue_before
+from litlens.quotes.lexicon import Names
 
 CONVERSATION_GAP = 2  # paragraphs: a conversation goes on over at most one paragraph of narration
 
@@ -515,7 +516,7 @@ def _before_mark(text: str, pos: int) -> int:
 
 def _cue_subject(cue: Cue) -> str:
     """The words of a cue without its speech verb and small words."""
-    from litlens.quotes.types import SPEECH_VERBS
+    from litlens.quotes.lexicon import SPEECH_VERBS
 
     words = [w for w in _WORD.findall(cue.text) if w.lower() not in SPEECH_VERBS]
     return " ".join(words)

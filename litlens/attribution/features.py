@@ -39,7 +39,7 @@ from collections import Counter
 import numpy as np
 
 from litlens.attribution.context import BookContext
-from litlens.quotes.types import SPEECH_VERBS
+from litlens.quotes.lexicon import SPEECH_VERBS
 
 _WORDS = re.compile(r"[A-Za-z]+")
 

@@ -15,7 +15,7 @@ from litlens.attribution.features import (
     style_similarity,
 )
 from litlens.model import Character, Quotation
-from litlens.quotes.types import Names
+from litlens.quotes.lexicon import Names
 from litlens.text.paragraphs import find_paragraphs
 
 CHARS = [

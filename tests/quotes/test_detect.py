@@ -5,13 +5,8 @@ from __future__ import annotations
 import pytest
 
 from litlens.model import Chapter, Paragraph
-from litlens.quotes.detect import (
-    detect_quotations,
-    find_segments,
-    quote_style,
-    restore_lost_marks,
-    restore_lost_single_opens,
-)
+from litlens.quotes.detect import detect_quotations
+from litlens.quotes.marks import find_segments, quote_style, restore_lost_marks, restore_lost_single_opens
 from litlens.text.paragraphs import find_paragraphs
 
 

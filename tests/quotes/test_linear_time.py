@@ -10,9 +10,10 @@ import re
 import pytest
 
 from litlens.model import Paragraph
-from litlens.quotes import detect, types
+from litlens.quotes import cues, detect, marks, written
 from litlens.quotes.detect import detect_quotations
-from litlens.quotes.types import _ABBREV, _FULL_STOP, _SENTENCE_END, CLAUSE_LIMIT, clause_start
+from litlens.quotes.cues import _FULL_STOP, _SENTENCE_END, CLAUSE_LIMIT, clause_start
+from litlens.quotes.lexicon import _ABBREV
 from litlens.text.paragraphs import find_paragraphs
 
 
@@ -33,8 +34,8 @@ _PIECES = ["Mr", "Mrs", "A", "x", "word", " ", " ", "\n", "\n\n", ".", "..", "!"
 @pytest.mark.parametrize("limit", [10_000, 15], ids=["unbounded", "bounded"])
 @pytest.mark.parametrize("ends", [_SENTENCE_END, _FULL_STOP], ids=["sentence_end", "full_stop"])
 def test_clause_start_same_as_plain_scan(monkeypatch: pytest.MonkeyPatch, ends: re.Pattern[str], limit: int) -> None:
-    monkeypatch.setattr(types, "_CLAUSE_WINDOW", 3)  # tiny windows: every boundary case is met
-    monkeypatch.setattr(types, "CLAUSE_LIMIT", limit)
+    monkeypatch.setattr(cues, "_CLAUSE_WINDOW", 3)  # tiny windows: every boundary case is met
+    monkeypatch.setattr(cues, "CLAUSE_LIMIT", limit)
     rng = random.Random(37)
     for _ in range(3000):
         text = "".join(rng.choice(_PIECES) for _ in range(rng.randint(0, 40)))
@@ -59,7 +60,7 @@ def test_clause_start_reads_back_at_most_the_limit() -> None:
 # ----------------------------------------------------------- detection without re-reading
 
 
-def _written_before_sliced(text: str, group: list[detect._Seg], prev_seg: detect._Seg | None, paragraphs) -> bool:
+def _written_before_sliced(text: str, group: list[marks._Seg], prev_seg: marks._Seg | None, paragraphs) -> bool:
     """_written_before as it was, copying the narration before the quotation."""
     first = group[0]
     p = paragraphs[first.para]
@@ -72,7 +73,7 @@ def _written_before_sliced(text: str, group: list[detect._Seg], prev_seg: detect
         return False
     end = begin + len(body)
     clause = text[clause_start(text, begin, end) : end]
-    return detect._tells_of_writing(clause) or detect._unspoken_words(clause)
+    return written._tells_of_writing(clause) or written._unspoken_words(clause)
 
 
 _NARRATION = ["These were the words", "the note ran thus", "he said", "and", " ", " ", "\n", ":", " --", "\u2014", ".",
@@ -88,13 +89,13 @@ def test_written_before_same_as_copying_the_narration() -> None:
         first_open = len(narration)
         first_close = text.index('"', first_open + 1)
         second_open = text.index('"', first_close + 1)
-        prev = detect._Seg(0, first_open + 1, first_close, first_open, first_close)
+        prev = marks._Seg(0, first_open + 1, first_close, first_open, first_close)
         for open_mark, prev_seg in [(first_open, None), (second_open, prev), (second_open, None)]:
-            group = [detect._Seg(0, open_mark + 1, len(text) - 1, open_mark, len(text) - 1)]
-            assert detect._written_before(text, group, prev_seg, paragraphs) == _written_before_sliced(text, group, prev_seg, paragraphs), text
+            group = [marks._Seg(0, open_mark + 1, len(text) - 1, open_mark, len(text) - 1)]
+            assert written._written_before(text, group, prev_seg, paragraphs) == _written_before_sliced(text, group, prev_seg, paragraphs), text
 
 
-class _NoHints(detect._UnutteredHints):
+class _NoHints(written._UnutteredHints):
     def any_within(self, index, paragraph, start, end) -> bool:
         return True  # every clause is read, as before the hints
 

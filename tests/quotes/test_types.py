@@ -6,7 +6,8 @@ import pytest
 
 from litlens.model import EntityMention
 from litlens.quotes.detect import detect_quotations
-from litlens.quotes.types import SPEECH_VERBS, classify_referring_expression
+from litlens.quotes.lexicon import SPEECH_VERBS
+from litlens.quotes.types import classify_referring_expression
 from litlens.text.paragraphs import find_paragraphs
 
 # A little context so that names are seen capitalised mid-sentence, as in a real book.

@@ -1,0 +1,392 @@
+"""Speech cues next to a quotation: who speaks, and whether it is a name or a pronoun.
+
+A cue (PDNC's *referring expression*) is a speech verb and the speaker's mention next to
+it. :func:`cue_after` looks for one at the start of the narration that follows a quotation
+("said he", "replied Mr. Collins, smiling", "Mr. Bennet coolly observed", "was the
+answer", and any past tense in the inverted order: "pronounced Poirot"); :func:`cue_before`
+at the end of the narration that introduces one ("Elizabeth coloured and said,", "she
+began:", "and I hedged:"). Both detection (:mod:`litlens.quotes.grouping` joins the pieces
+of a speech around a cue) and typing (:mod:`litlens.quotes.types`) read them, and so does
+speaker attribution.
+
+The subject decides the cue's type. Pronouns, indefinite pronouns and noun phrases with a
+determiner ("the old man", "his wife", "the Jew") are anaphoric. A capitalised word is a
+proper name, so explicit, when the book mostly writes it capitalised mid-sentence or a
+PERSON mention covers it (see :class:`~litlens.quotes.lexicon.Names`); honorific + word
+("Mrs. Bennet"), "the" + such a name ("the Gryphon", "the Dodger", "the Professor") and
+"poor Oliver", "de Worms" count as names too. In a cue before a quotation the subject is
+the nearest such phrase to the verb, unless it is an object or sits in a relative clause
+while an earlier name or pronoun of the sentence can be the subject ("Mr. Crawford,
+stepping forward to Maria, said", "Fielding, who did not dislike Miss Derek, replied"); a
+relative clause holding the verb makes its antecedent the subject ("at Darcy, who said").
+
+:func:`clause_start` and :func:`clause_end` find the sentence of narration a cue or a
+not-speech rule reads, in time linear in the text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from litlens.model import QuoteType
+from litlens.quotes.lexicon import (
+    _ABBREV,
+    _NOT_NAMES,
+    DETERMINERS,
+    HONORIFICS,
+    INDEFINITES,
+    PERSONAL_PRONOUNS,
+    SPEECH_NOUNS,
+    SPEECH_VERBS,
+    Names,
+    _is_demonym,
+    _Tok,
+    _tokens,
+)
+
+
+# Words allowed between an inverted speech verb and its subject ("said he", "went on the
+# old man", "cried out Lydia", "said, at last, Mrs. Bennet" is too rare to bother).
+_PARTICLES = {"out", "up", "in", "on", "back", "forth", "again", "aloud", "softly", "quietly", "now", "then"}
+_CONJ_START = {"and", "but", "then", "so", "yet", "or", "at", "last", "length", "presently", "now", "here", "there", "again", "still", "once", "more"}
+
+
+_SENTENCE_END = re.compile(r"[.!?]+[)\]'’\"”]*(?=\s|$)|;|\n\s*\n")
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A referring expression: a speech verb and the speaker's mention next to it."""
+
+    type: QuoteType
+    text: str
+    start: int
+    end: int
+    subject: str
+
+
+_NAME_ADJECTIVES = frozenset(
+    "poor little old young dear good kind honest sweet stout pretty unhappy wretched gentle faithful brave wise silly".split()
+)
+
+
+_NAME_PARTICLES = frozenset("de du da di del della van von der den ten ter la le".split())
+
+
+def _subject_after(toks: list[_Tok], i: int, names: Names) -> tuple[str, int] | None:
+    """Classify the noun phrase starting at ``toks[i]``: ("pronoun"|"noun"|"name", last index)."""
+    if i >= len(toks):
+        return None
+    tok = toks[i]
+    low = tok.low
+    if low in PERSONAL_PRONOUNS or low in INDEFINITES:
+        return "pronoun", i
+    if low in DETERMINERS:
+        # "the old man", "his wife"; "the Dodger" when the book writes Dodger as a name
+        return _phrase_after(toks, i, names)
+    if (low in _NAME_ADJECTIVES or low in _NAME_PARTICLES) and i + 1 < len(toks) and toks[i + 1].start - tok.end <= 1:
+        # "inquired poor Oliver", "said little Roo", "cried old Sikes"
+        rest = _subject_after(toks, i + 1, names)
+        if rest and rest[0] == "name":
+            return rest
+    if names.is_name_token(tok):
+        j = i
+        while j + 1 < len(toks) and toks[j + 1].start - toks[j].end <= 1 and names.is_name_token(toks[j + 1]):
+            j += 1
+        if tok.low in HONORIFICS and j == i:
+            # A bare honorific ("said Sir") is an address word, unless a name follows.
+            return "noun", i
+        if toks[j].low.endswith(("'s", "’s")):
+            # A possessor is not the speaker ("Fanny's looks ... he said", "Mr. Bumble's good
+            # lady"), unless what is possessed is the speech itself: "Cecil's voice came"
+            voiced = _voiced_at(toks, j + 1)
+            if voiced is not None:
+                return "name", voiced
+            phrase = _phrase_after(toks, j, names)
+            return "noun", phrase[1] if phrase else j
+        return "name", j
+    return None
+
+
+_SPEECH_NOUNS = frozenset(
+    """voice voices remark remarks comment comments reply replies answer answers words tone tones
+    question questions exclamation exclamations cry cries response rejoinder retort whisper
+    whispers greeting verdict observation speech accents""".split()
+)
+_POSSESSED_LEADS = frozenset("only first last next own usual further".split())
+
+
+def _voiced_at(toks: list[_Tok], k: int) -> int | None:
+    """Index of the speech a possessor owns when the phrase at ``toks[k]`` names it ("voice",
+    "only comment", "giving a sigh and saying"), else None."""
+    while k < len(toks) and toks[k].low in _POSSESSED_LEADS:
+        k += 1
+    if k >= len(toks):
+        return None
+    low = toks[k].low.rstrip(".")
+    return k if low in _SPEECH_NOUNS or (low.endswith("ing") and len(low) > 4) else None
+
+
+def _phrase_after(toks: list[_Tok], i: int, names: Names) -> tuple[str, int] | None:
+    """The noun phrase led by the determiner or possessor ``toks[i]``: ("noun"|"name", last index)."""
+    j = i + 1
+    last = i
+    kind = "noun"
+    while j < len(toks) and j <= i + 4:
+        t = toks[j]
+        if t.start - toks[j - 1].end > 2:  # punctuation between: the phrase ended
+            break
+        verb = t.low in SPEECH_VERBS and not (t.text[:1].isupper() and names.mostly_capitalised(t.low))
+        if verb or t.low in {"to", "with", "in", "at", "and", "but", "who", "as", "from", "of", "on"}:
+            break
+        last = j
+        if t.text[:1].isupper() and not _is_demonym(t.low) and names.is_name_token(t):
+            kind = "name"  # "the Gryphon", "the Dodger", "the Professor" (not "the Jew")
+        j += 1
+        if not t.text[:1].isupper() and t.low.endswith(("man", "woman", "lady", "girl", "boy", "one")):
+            break
+    return (kind, last) if last > i else None
+
+
+def _kind_to_type(kind: str) -> QuoteType:
+    return "explicit" if kind == "name" else "anaphoric"
+
+
+def _cue(text: str, toks: list[_Tok], a: int, b: int, kind: str) -> Cue:
+    start, end = toks[a].start, toks[b].end
+    if text[end - 1] == "." and _ABBREV.search(text[max(0, end - 6) : end]) is None:
+        end -= 1
+    return Cue(type=_kind_to_type(kind), text=text[start:end], start=start, end=end, subject=kind)
+
+
+def clause_end(text: str, start: int, end: int) -> int:
+    """End of the first sentence of narration ``text[start:end]``."""
+    for m in _SENTENCE_END.finditer(text, start, end):
+        if m.group().startswith(".") and _ABBREV.search(text[max(start, m.start() - 8) : m.start() + 1]):
+            continue
+        return m.start()
+    return end
+
+
+# Narration read back from its end at first by clause_start: enough for most clauses.
+_CLAUSE_WINDOW = 400
+# No sentence of narration before a quotation is read further back than this: the longest
+# clause_start finds on the 20 PDNC novels and the sample is 814 characters. Without a
+# bound, a paragraph of many quotations and no full stop (100,000 opening quote marks) made
+# every quotation read the paragraph back to its start: quadratic time.
+CLAUSE_LIMIT = 2000
+
+
+def clause_start(text: str, start: int, end: int, ends: re.Pattern[str] = _SENTENCE_END) -> int:
+    """Start of the last sentence of narration ``text[start:end]`` (``ends``: what ends one;
+    by default a semicolon does too), at most :data:`CLAUSE_LIMIT` characters before ``end``.
+
+    The answer is the end of the last sentence end before ``end``, so only the last few
+    hundred characters are read, then four times as many until one is found: the time
+    grows with the clause, not with the paragraph (a book on one line is one paragraph).
+    A scan begun inside one of these patterns' matches finds a match ending where that
+    one ends, so from its first match on it sees the same matches as a scan from ``start``;
+    that first one is not trusted (its start, which the abbreviation test reads, may differ).
+    """
+    start = max(start, end - CLAUSE_LIMIT)
+    if ends is not _SENTENCE_END and ends is not _FULL_STOP:
+        return _last_clause_end(text, start, start, end, ends)  # type: ignore[return-value]
+    window = _CLAUSE_WINDOW
+    while True:
+        begin = max(start, end - window)
+        last = _last_clause_end(text, start, begin, end, ends)
+        if last is not None:
+            return last
+        window *= 4
+
+
+def _last_clause_end(text: str, start: int, begin: int, end: int, ends: re.Pattern[str]) -> int | None:
+    """End of the last sentence end in ``text[begin:end]`` that is not the text's end, not
+    an abbreviation's full stop and not the first match when ``begin > start`` (see
+    :func:`clause_start`); ``start`` if ``begin == start`` and there is none, else None."""
+    last = start if begin == start else None
+    trusted = begin == start
+    for m in ends.finditer(text, begin, end):
+        if m.end() >= end:
+            break
+        if not trusted:
+            trusted = True
+            continue
+        if m.group().startswith(".") and _ABBREV.search(text[max(start, m.start() - 8) : m.start() + 1]):
+            continue
+        last = m.end()
+    return last
+
+
+_IRREGULAR_PAST = frozenset(
+    """began broke came went gave took spoke thought stood sat rose put got made ran shook threw
+    held kept felt knew saw drew flung struck caught bent fell found hung led left let lay met
+    read rang sent set shut sprang stole swept swung tore told wept won wrote""".split()
+)
+
+
+def _past_verb(tok: _Tok) -> bool:
+    """A lower-case past-tense verb ("hedged", "lowered", "went")."""
+    if not tok.text[:1].islower():
+        return False
+    return tok.low in _IRREGULAR_PAST or (len(tok.low) > 4 and tok.low.endswith("ed") and tok.low not in _NOT_VERBS_ED)
+
+
+_NOT_VERBS_ED = frozenset("indeed need feed seed bred wed shed red bed led fed sped fled".split())
+
+
+def _inverted_verb(tok: _Tok) -> bool:
+    """A speech verb, or any past-tense verb in the inverted order right after a quotation
+    ("pronounced Poirot", "acquiesced the undertaker": English puts no other verb there)."""
+    if tok.low in SPEECH_VERBS:
+        return True
+    return tok.text[:1].islower() and len(tok.low) > 4 and tok.low.endswith("ed") and tok.low not in _NOT_VERBS_ED
+
+
+def cue_after(text: str, start: int, end: int, names: Names) -> Cue | None:
+    """A cue at the very start of the narration ``text[start:end]`` that follows a quotation."""
+    stop = clause_end(text, start, end)
+    toks = _tokens(text, start, stop)
+    if not toks:
+        return None
+    # Inverted: [adverb] VERB [particle] SUBJECT — "said Elizabeth", "replied he", "cried her mother".
+    i = 0
+    if toks[0].low.endswith("ly") and len(toks) > 1 and _inverted_verb(toks[1]):
+        i = 1
+    if _inverted_verb(toks[i]):
+        j = i + 1
+        while j < len(toks) and toks[j].low in _PARTICLES and j < i + 3:
+            j += 1
+        subj = _subject_after(toks, j, names)
+        if subj:
+            return _cue(text, toks, 0, subj[1], subj[0])
+        return None
+    # "was the answer", "was her reply", "came the answer", "was Emma's calm answer".
+    if toks[0].low in {"was", "came"} and len(toks) > 1:
+        for k in range(1, min(len(toks), 6)):
+            if toks[k].low in SPEECH_NOUNS:
+                kind = "noun"
+                for t in toks[1:k]:
+                    if t.text[:1].isupper() and t.low.rstrip("'s").rstrip("'") not in _NOT_NAMES:
+                        kind = "name"
+                        break
+                return _cue(text, toks, 0, k, kind)
+    # Subject first: SUBJECT [adverbs / short clause] VERB — "she cried", "Mr. Bennet coolly observed".
+    subj = _subject_after(toks, 0, names)
+    if subj:
+        kind, last = subj
+        for k in range(last + 1, min(len(toks), last + 4)):
+            if toks[k].low in SPEECH_VERBS:
+                return _cue(text, toks, 0, k, kind)
+            if not (toks[k].low.endswith("ly") or toks[k].low in {"then", "again", "now", "only", "just", "still", "presently", "at", "last", "once", "had", "has", "have", "would", "could", "did"}):
+                break
+    return None
+
+
+# Words after which a name is an object, not the one who speaks: "stepping forward to
+# Maria, said", "Cecil bent towards Lucy and said", "Mr. Crawford approaching Julia said".
+_OBJECT_LEADS = frozenset(
+    "to at with of for from on upon by towards toward near opposite beside behind against into".split()
+)
+_ING_NOUNS = frozenset(
+    "morning evening nothing something anything everything during darling wedding pudding "
+    "building meeting ceiling shilling farthing stocking lodging offspring beginning".split()
+)
+_RELATIVE = re.compile(r",\s*(?:who|whom|whose|which|that)\b[^,]*$", re.IGNORECASE)
+_WHO_BEFORE_VERB = re.compile(r",?\s*who\s+(?:\w+ly\s+)?")
+_FULL_STOP = re.compile(r"[.!?]+[)\]'’\"”]*(?=\s|$)|\n\s*\n")
+
+
+def _could_be_subject(text: str, start: int, end: int, names: Names) -> bool:
+    """Is there a name or a personal pronoun in the sentence part ``text[start:end]``?"""
+    start = clause_start(text, start, end, _FULL_STOP)
+    return any(names.is_name_token(t) or (t.low in PERSONAL_PRONOUNS and t.low != "it") for t in _tokens(text, start, end))
+
+
+def _is_object(text: str, toks: list[_Tok], k: int, last: int, verb: int, names: Names, start: int) -> bool:
+    """Is the name ``toks[k..last]`` the object of a word before it or inside a relative
+    clause, rather than the subject of the speech verb ``toks[verb]``: "stepping forward
+    to Maria, said", "approaching Julia said", "Fielding, who did not dislike Miss Derek,
+    replied"? Only when a name or pronoun earlier in the sentence (from ``start``) can
+    be the subject instead ("Before leaving Madame Ratignolle said", "broken by Isabella,
+    who in a voice of cold resentment said"); and a relative clause that holds the verb
+    makes the name its subject ("looked at Darcy, who said")."""
+    if _WHO_BEFORE_VERB.fullmatch(text, toks[last].end, toks[verb].start):
+        return False
+    prev = toks[k - 1]
+    if not _could_be_subject(text, start, prev.start, names):
+        return False
+    if prev.low in _OBJECT_LEADS:
+        return True
+    joined = text[prev.end : toks[k].start].isspace()
+    if joined and prev.text.islower() and prev.low.endswith("ing") and len(prev.low) > 5 and prev.low not in _ING_NOUNS:
+        return True  # a participle with its object: "approaching Julia", "snubbing George"
+    # A relative clause opened after the subject and closed before the verb.
+    before = text[toks[0].start : toks[k].start]
+    return _RELATIVE.search(before) is not None and "," in text[toks[k].end : toks[verb].start]
+
+
+# How many words may follow the speech verb of a cue before the quotation ("said, in a
+# low voice that nobody else could hear,").
+_CUE_TAIL = 11
+
+
+def cue_before(text: str, start: int, end: int, names: Names) -> Cue | None:
+    """A cue ending the narration ``text[start:end]`` just before a quotation.
+
+    The last sentence must end in a speech verb, optionally followed by a few words
+    ("to her", "in a low voice") and a comma, colon or dash: "Elizabeth said,",
+    "he withdrew his own and coldly said,", "she began:".
+    """
+    tail = text[start:end].rstrip()
+    if tail and tail[-1] in ".!?":
+        return None
+    s = clause_start(text, start, end)
+    toks = _tokens(text, s, end)
+    if not toks:
+        return None
+    verb = None
+    for k in range(len(toks) - 1, max(-1, len(toks) - _CUE_TAIL), -1):
+        if toks[k].low in SPEECH_VERBS:
+            verb = k
+            break
+    if verb is None and tail.endswith(":"):
+        # "My thoughts flew to Mary, and I hedged:", "the thought flashed across my mind:"
+        for k in range(len(toks) - 1, -1, -1):
+            if _past_verb(toks[k]):
+                verb = k
+                break
+    if verb is None:
+        return None
+    # The subject: the nearest noun phrase before the verb in its comma-chunk, else the
+    # sentence's first phrase (after "And", "Then", "At last", ...).
+    candidates = list(range(verb - 1, -1, -1))
+    first = 0
+    while first < verb and toks[first].low in _CONJ_START:
+        first += 1
+    best = None
+    for k in candidates:
+        low = toks[k].low
+        if low in PERSONAL_PRONOUNS and low not in {"it", "one", "himself", "herself", "myself", "themselves"}:
+            best = ("pronoun", k, k)
+            break
+        subj = _subject_after(toks, k, names)
+        if subj and subj[0] == "name" and (k == 0 or toks[k - 1].low not in DETERMINERS):
+            # Walk back to the start of a multi-word name.
+            k0 = k
+            while k0 > 0 and names.is_name_token(toks[k0 - 1]) and toks[k].start - toks[k0 - 1].end < 40 and text[toks[k0 - 1].end : toks[k0].start].isspace():
+                k0 -= 1
+            if k0 > 0 and _is_object(text, toks, k0, subj[1], verb, names, start):
+                continue
+            best = ("name", k0, subj[1])
+            break
+        if low in DETERMINERS and k == first:
+            subj = _subject_after(toks, k, names)
+            if subj:
+                best = (subj[0], k, subj[1])
+                break
+    if best is None:
+        return None
+    kind, a, _ = best
+    return _cue(text, toks, a, verb, kind)
