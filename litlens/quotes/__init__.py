@@ -12,6 +12,8 @@ Quotation detection, in pipeline order
   ``filters.py``   not speech: titles and words in narration, names given, verse, songs,
                    reported speech, the narrator's own fragments
   ``written.py``   not speech either: letters, notices, written or imagined words, epigraphs
+  ``keep.py``      keep or drop each candidate: the rules' signals, and LightGBM trees learned
+                   from PDNC over them (``resources/quote_keep.txt``)
   ``types.py``     explicit / anaphoric / implicit, from the cue that belongs to a quotation
   ``cues.py``      speech cues before and after a quotation ("said he", "Elizabeth replied,")
                    read by grouping, filters, typing and speaker attribution

@@ -4,7 +4,8 @@
 function over plain offsets that lives in its own module (see the map in
 :mod:`litlens.quotes`): stages 1-2 in :mod:`~litlens.quotes.marks` and
 :mod:`~litlens.quotes.nested`, 3-4 in :mod:`~litlens.quotes.grouping`, 5 in
-:mod:`~litlens.quotes.filters` and :mod:`~litlens.quotes.written`, 6 in
+:mod:`~litlens.quotes.filters`, :mod:`~litlens.quotes.written` and
+:mod:`~litlens.quotes.keep`, 6 in
 :mod:`~litlens.quotes.types` (reading cues with :mod:`~litlens.quotes.cues`), 7 here and
 in :mod:`~litlens.quotes.filters`.
 
@@ -56,7 +57,12 @@ in :mod:`~litlens.quotes.filters`.
    We walked over to the bar. "What's…"``), unless a rule below says it is not speech,
    and :func:`split_uncued_asides` splits a quotation with no cue anywhere at a
    comma-ended aside (``"But that gentleman," looking at Darcy, "seemed…"``).
-5. **Not speech.** PDNC does not annotate, and these are dropped:
+5. **Not speech.** PDNC does not annotate the kinds of quoted text below. Each rule gives a
+   signal; :mod:`~litlens.quotes.keep` decides from the signals (and the candidate's
+   shape) whether to drop it: by default LightGBM trees learned from PDNC's own decisions
+   decide the candidates such rules are about, and keep the rest; ``keep="rules"`` runs
+   the hand-written chain. Indented or letter paragraphs, quoted words inside narration and
+   quoted verse are dropped by rule before grouping.
 
    - titles, scare quotes and quoted words inside narration (``the "Coach and Horses"
      steps``), a chapter title quoted under its heading, names and titles given ("they
@@ -88,39 +94,32 @@ Spans exclude the quote marks and surrounding whitespace, like PDNC's ``quoteByt
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from litlens.model import Chapter, EntityMention, Paragraph, Quotation
 from litlens.quotes.cues import cue_before
-from litlens.quotes.filters import (
-    _SINGING,
-    _indented_paragraphs,
-    _is_mention,
-    _is_name_given,
-    _is_short_lined_verse,
-    _is_verse,
-    _narrators_fragment,
-    _reported,
-    _that_clause,
-    _wrap_width,
-    sung_verse,
-)
+from litlens.quotes.filters import _SINGING, _indented_paragraphs, _is_mention, _is_verse, _wrap_width, sung_verse
 from litlens.quotes.grouping import group_segments, join_beats, split_uncued_asides
+from litlens.quotes.joins import Boundary, boundaries, regroup
+from litlens.quotes.keep import Candidate, candidates, rule_keeps, shipped_keeper
 from litlens.quotes.lexicon import Names
 from litlens.quotes.marks import _kept, _Seg, find_segments, quote_style, restore_lost_marks, restore_lost_single_opens
 from litlens.quotes.nested import _split_at_nested_speech
-from litlens.quotes.types import _find_cue
-from litlens.quotes.written import (
-    _heading_title,
-    _is_epigraph,
-    _letter_paragraphs,
-    _not_uttered,
-    _opens_letter,
-    _printed_in_capitals,
-    _UnutteredHints,
-    _written_before,
-    _written_below,
-    _written_cue,
-)
+from litlens.quotes.written import _letter_paragraphs
+
+Keep = Literal["learned", "rules"]
+
+
+@dataclass
+class Found:
+    """Detection up to the not-speech decision: the (repaired) text and the candidates."""
+
+    text: str
+    paragraphs: list[Paragraph]
+    names: Names
+    candidates: list[Candidate]
 
 
 def detect_quotations(
@@ -130,14 +129,40 @@ def detect_quotations(
     persons: list[EntityMention] | None = None,
     *,
     join_paragraphs: bool = False,
+    keep: Keep = "learned",
 ) -> list[Quotation]:
     """Every quotation of direct speech in ``text``, typed, in text order.
 
     ``paragraphs`` bound the search (quotes only run across paragraphs as described in
     the module docs); ``chapters`` set :attr:`Quotation.chapter` (else the paragraph's
     chapter is used); ``persons`` (PERSON mentions, sorted by offset) help tell proper
-    names in speech cues from capitalised common words.
+    names in speech cues from capitalised common words. ``keep`` chooses who decides
+    whether a candidate is speech (:mod:`litlens.quotes.keep`): the trees learned from
+    PDNC (``"learned"``) or the hand-written rules (``"rules"``).
     """
+    found = detect_candidates(text, paragraphs, persons, join_paragraphs=join_paragraphs)
+    if keep == "rules":
+        kept = [rule_keeps(c.cue, c.signals) for c in found.candidates]
+    elif keep == "learned":
+        kept = shipped_keeper().keeps(found.candidates)
+    else:
+        raise ValueError(f"keep must be 'learned' or 'rules', not {keep!r}")
+    return assemble_quotations(found, kept, chapters)
+
+
+def detect_candidates(
+    text: str,
+    paragraphs: Sequence[Paragraph],
+    persons: list[EntityMention] | None = None,
+    *,
+    join_paragraphs: bool = False,
+    joins: Callable[[list[Boundary]], Sequence[bool]] | None = None,
+) -> Found:
+    """Stages 1-4 of the module docs: the candidate quotations, each with its cue and the
+    not-speech rules' signals, before anything is dropped as not speech (stage 5).
+
+    ``joins``, when given, decides each boundary between two segments of a paragraph
+    (:mod:`litlens.quotes.joins`) instead of the grouping rules."""
     paragraphs = sorted(paragraphs, key=lambda p: p.start)
     style = quote_style(text, paragraphs)
     if style == "double":
@@ -157,39 +182,27 @@ def detect_quotations(
     # youth, "as I mentioned before,\n    And have grown most uncommonly fat;"').
     groups = [g for g in group_segments(text, segs, paragraphs, names, join_paragraphs) if not any(_is_verse(text, s) for s in g)]
     groups = split_uncued_asides(text, join_beats(text, groups, paragraphs, names), paragraphs, names)
-    wrap = _wrap_width(text, paragraphs)
-    hints = _UnutteredHints(text)
+    if joins is not None:
+        segs, bounds = boundaries(text, groups, paragraphs, names)
+        groups = regroup(segs, {b.index: bool(d) for b, d in zip(bounds, joins(bounds), strict=True)}, groups)
+    return Found(text, paragraphs, names, candidates(text, groups, paragraphs, names, _wrap_width(text, paragraphs)))
+
+
+def assemble_quotations(found: Found, kept: Sequence[bool], chapters: list[Chapter] | None = None) -> list[Quotation]:
+    """The candidates ``kept`` says are speech, typed by their cues, with the songs
+    (stage 7) added, in text order."""
     out: list[Quotation] = []
-    written_run = False  # inside a run of quoted paragraphs that are written words
-    for gi, group in enumerate(groups):
-        prev_seg = groups[gi - 1][-1] if gi > 0 else None
-        next_seg = groups[gi + 1][0] if gi + 1 < len(groups) else None
-        continues = written_run and prev_seg is not None and prev_seg.carried and group[0].para == prev_seg.para + 1
-        written_run = continues or _written_below(text, group, paragraphs) or _opens_letter(text, group)
-        if written_run:
+    for c, keep_it in zip(found.candidates, kept, strict=True):
+        if not keep_it:
             continue
-        cue = _find_cue(text, group, prev_seg, next_seg, paragraphs, names)
-        if cue is None and (_reported(text, group, paragraphs) or _narrators_fragment(text, group, prev_seg, paragraphs)):
-            continue
-        if cue is not None and (_written_cue(cue) or _that_clause(text, group, prev_seg)):
-            continue
-        if _not_uttered(text, group, paragraphs, cue, hints) or _is_name_given(text, group, paragraphs) or _is_short_lined_verse(text, group, wrap):
-            continue
-        if cue is None and (
-            _is_epigraph(text, group, paragraphs)
-            or _printed_in_capitals(text, group)
-            or _written_before(text, group, prev_seg, paragraphs)
-            or _heading_title(text, group, paragraphs)
-        ):
-            continue
-        q = Quotation(spans=[(s.start, s.end) for s in group])
-        if cue is not None:
-            q.type = cue.type
-            q.referring_expression = cue.text
-            q.cue_span = (cue.start, cue.end)
-        q.chapter = _chapter_of(q.start, paragraphs[group[0].para], chapters)
+        q = Quotation(spans=[(s.start, s.end) for s in c.group])
+        if c.cue is not None:
+            q.type = c.cue.type
+            q.referring_expression = c.cue.text
+            q.cue_span = (c.cue.start, c.cue.end)
+        q.chapter = _chapter_of(q.start, found.paragraphs[c.group[0].para], chapters)
         out.append(q)
-    return _with_sung_verse(text, paragraphs, out, names, chapters)
+    return _with_sung_verse(found.text, found.paragraphs, out, found.names, chapters)
 
 
 def _with_sung_verse(

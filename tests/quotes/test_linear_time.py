@@ -10,7 +10,7 @@ import re
 import pytest
 
 from litlens.model import Paragraph
-from litlens.quotes import cues, detect, marks, written
+from litlens.quotes import cues, keep, marks, written
 from litlens.quotes.detect import detect_quotations
 from litlens.quotes.cues import _FULL_STOP, _SENTENCE_END, CLAUSE_LIMIT, clause_start
 from litlens.quotes.lexicon import _ABBREV
@@ -115,8 +115,8 @@ def test_unuttered_hints_change_no_detection(monkeypatch: pytest.MonkeyPatch) ->
             parts.append(rng.choice(_CLAUSES))
             parts.append(rng.choice(['"Go away." ', '"Dear Sir, come at once," ', '"No!" ', "\u201cPrivate.\u201d ", '"Yes," ']))
         texts.append("".join(parts).strip() + "\n")
-    with_hints = [detect_quotations(t, find_paragraphs(t)) for t in texts]
-    monkeypatch.setattr(detect, "_UnutteredHints", _NoHints)
-    without = [detect_quotations(t, find_paragraphs(t)) for t in texts]
+    with_hints = {k: [detect_quotations(t, find_paragraphs(t), keep=k) for t in texts] for k in ("rules", "learned")}
+    monkeypatch.setattr(keep, "_UnutteredHints", _NoHints)
+    without = {k: [detect_quotations(t, find_paragraphs(t), keep=k) for t in texts] for k in ("rules", "learned")}
     assert with_hints == without
-    assert sum(len(found) for found in with_hints) > 300  # the texts hold quotations, some of them dropped
+    assert sum(len(found) for found in with_hints["rules"]) > 300  # the texts hold quotations, some of them dropped
