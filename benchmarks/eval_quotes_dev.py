@@ -141,14 +141,14 @@ def relayout(text: str, layout: str | None) -> str:
 
 def evaluate(
     novel: Path, persons: bool, cache_dir: Path, style: str = "double", damaged: str | None = None,
-    layout: str | None = None,
+    layout: str | None = None, keep: str = "learned",
 ) -> tuple[dict, str, list, list, list]:
     original = (novel / "novel_text.txt").read_text(encoding="utf-8")
     text = relayout(damage(restyle(original, style), damaged), layout)
     gold = read_pdnc_quotations(novel / "quotation_info.csv", untyped="none")
     paragraphs = find_paragraphs(text)
     pers = persons_for(novel, original, cache_dir) if persons else None  # the cache holds the book as printed
-    predicted = detect_quotations(text, paragraphs, None, pers)
+    predicted = detect_quotations(text, paragraphs, None, pers, keep=keep)
     return score_quotations(gold, predicted), text, gold, predicted, match_quotations(gold, predicted)
 
 
@@ -173,6 +173,7 @@ def main() -> None:
         help="lay the paragraphs out another way: one per line, or indented first lines without blank lines",
     )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--keep", choices=["learned", "rules"], default="learned", help="who drops candidates that are not speech")
     parser.add_argument("--cache-dir", type=Path, default=Path("/tmp/litlens_persons"))
     args = parser.parse_args()
     novels = sorted(d for d in PDNC.iterdir() if (d / "quotation_info.csv").is_file())
@@ -186,7 +187,7 @@ def main() -> None:
     t0 = time.time()
     for novel in novels:
         scores, text, gold, pred, matches = evaluate(
-            novel, not args.no_persons, args.cache_dir, args.style, args.damage, args.layout
+            novel, not args.no_persons, args.cache_dir, args.style, args.damage, args.layout, args.keep
         )
         results[novel.name] = scores
         mg = {i for i, _, _ in matches}
