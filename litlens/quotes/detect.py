@@ -140,13 +140,13 @@ def detect_quotations(
     whether a candidate is speech (:mod:`litlens.quotes.keep`): the trees learned from
     PDNC (``"learned"``) or the hand-written rules (``"rules"``).
     """
+    if keep not in ("learned", "rules"):
+        raise ValueError(f"keep must be 'learned' or 'rules', not {keep!r}")
     found = detect_candidates(text, paragraphs, persons, join_paragraphs=join_paragraphs)
     if keep == "rules":
         kept = [rule_keeps(c.cue, c.signals) for c in found.candidates]
-    elif keep == "learned":
-        kept = shipped_keeper().keeps(found.candidates)
     else:
-        raise ValueError(f"keep must be 'learned' or 'rules', not {keep!r}")
+        kept = shipped_keeper().keeps(found.candidates)
     return assemble_quotations(found, kept, chapters)
 
 
