@@ -13,13 +13,17 @@ on the finished quotation lists (songs included):
   two halves of ``eval_quotes_dev.TUNE`` (the rules were written while reading all 20, so
   no half of them is truly unseen: a rule that does not help on both halves is not kept);
 * ``learned``: LightGBM trees over the rules' signals and the candidate's shape
-  (:data:`litlens.quotes.keep.FEATURES`), each novel scored by trees trained on the other
-  19 (leave-one-novel-out); ``--ablate`` also retrains without each signal (5 folds of 4
-  novels) to see which signals the trees need.
+  (:data:`litlens.quotes.keep.FEATURES`) deciding the candidates in question
+  (:func:`litlens.quotes.keep.in_question`; every other one is kept), each novel scored by
+  trees trained on the other 19 (leave-one-novel-out); ``--ablate-learned`` also retrains
+  without each signal (5 folds of 4 novels);
+* ``--joins``: trees deciding each boundary between two segments of a paragraph
+  (:mod:`litlens.quotes.joins`) against the grouping rules, leave-one-novel-out, with the
+  not-speech decision by rule.
 
 Usage:
   .venv/bin/python benchmarks/quote_filter_cv.py                # table, rules vs learned
-  .venv/bin/python benchmarks/quote_filter_cv.py --ablate       # + per-rule ablations
+  .venv/bin/python benchmarks/quote_filter_cv.py --ablate --joins  # + each rule off, + learned joins
   .venv/bin/python benchmarks/quote_filter_cv.py --save         # + train on all 20, write resources/quote_keep.txt
   .venv/bin/python benchmarks/quote_filter_cv.py --json out.json
 """
