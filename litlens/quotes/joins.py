@@ -57,19 +57,22 @@ def boundaries(
         joined_after.update(range(k, k + len(g) - 1))
         k += len(g)
     per_para: dict[int, list[int]] = {}
+    position: dict[int, int] = {}
     for i, s in enumerate(segs):
-        per_para.setdefault(s.para, []).append(i)
+        position[i] = len(per_para.setdefault(s.para, []))
+        per_para[s.para].append(i)
     out: list[Boundary] = []
     for i in range(len(segs) - 1):
         a, b = segs[i], segs[i + 1]
         if a.para != b.para or a.close_mark is None or b.open_mark is None or b.resumes:
             continue
-        out.append(Boundary(i, i in joined_after, _features(text, segs, i, i in joined_after, paragraphs, names, per_para[a.para])))
+        in_para = (position[i], len(per_para[a.para]))
+        out.append(Boundary(i, i in joined_after, _features(text, segs, i, i in joined_after, paragraphs, names, in_para)))
     return segs, out
 
 
 def _features(
-    text: str, segs: list[_Seg], i: int, joined: bool, paragraphs: Sequence[Paragraph], names: Names, in_para: list[int]
+    text: str, segs: list[_Seg], i: int, joined: bool, paragraphs: Sequence[Paragraph], names: Names, in_para: tuple[int, int]
 ) -> list[float]:
     a, b = segs[i], segs[i + 1]
     assert a.close_mark is not None and b.open_mark is not None
@@ -105,8 +108,8 @@ def _features(
         "a_words": len(text[a.start : a.end].split()),
         "b_words": len(text[b.start : b.end].split()),
         "b_own_cue": _own_cue(text, segs, i + 1, paragraphs, names),
-        "position_in_paragraph": in_para.index(i),
-        "segments_in_paragraph": len(in_para),
+        "position_in_paragraph": in_para[0],
+        "segments_in_paragraph": in_para[1],
     }
     return [float(f[name]) for name in JOIN_FEATURES]
 

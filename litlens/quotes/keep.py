@@ -26,7 +26,7 @@ from pathlib import Path
 
 from litlens.errors import InputFileError
 from litlens.model import Paragraph
-from litlens.quotes.cues import Cue, clause_end, clause_start
+from litlens.quotes.cues import CLAUSE_LIMIT, Cue, clause_end, clause_start
 from litlens.quotes.filters import (
     _FIRST_SECOND,
     _PAST_OR_MODAL,
@@ -154,6 +154,14 @@ def candidates(
 
 _LETTER = re.compile(r"[^\W\d_]")
 _WORDS = re.compile(r"[^\W\d_]+")
+_NON_SPACE = re.compile(r"\S")
+
+
+def _last_non_space(text: str, start: int, end: int) -> int:
+    """The end of ``text[start:end]`` with trailing whitespace left out (``start`` at least)."""
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return end
 # Verbs of thinking, not saying: words after them are imagined ("he thought, "...""), which
 # PDNC annotates in some books and not in others.
 _THOUGHT = frozenset(
@@ -172,6 +180,7 @@ def _near_words(text: str, c: Candidate, paragraphs: Sequence[Paragraph]) -> lis
         words += _WORDS.findall(text, clause_start(text, p.start, first.open_mark), first.open_mark)
     if last.close_mark is not None:
         end = paragraphs[last.para].end
+        end = min(end, last.close_mark + 1 + CLAUSE_LIMIT)  # no sentence end in a huge paragraph: read a bounded clause
         words += _WORDS.findall(text, last.close_mark + 1, clause_end(text, last.close_mark + 1, end))
     return [w.lower() for w in words]
 
@@ -182,8 +191,13 @@ def _features(text: str, c: Candidate, prev_seg: _Seg | None, next_seg: _Seg | N
     body = " ".join(text[s.start : s.end] for s in c.group)
     letter = _LETTER.search(body)
     end = body.rstrip(" _*)'’\"”")[-1:]
-    before = text[p.start : first.open_mark if first.open_mark is not None else first.start].rstrip()
-    after = text[last.close_mark + 1 if last.close_mark is not None else last.end : lp.end].strip()
+    # The narration before and after inside the paragraph, measured without copying it (a
+    # paragraph of 100,000 quotations would make copies quadratic).
+    before_end = _last_non_space(text, p.start, first.open_mark if first.open_mark is not None else first.start)
+    after_start = last.close_mark + 1 if last.close_mark is not None else last.end
+    m = _NON_SPACE.search(text, after_start, lp.end)
+    after_len = _last_non_space(text, m.start(), lp.end) - m.start() if m else 0
+    before_last = text[before_end - 1] if before_end > p.start else ""
     letters = _LETTER.findall(body)
     near = _near_words(text, c, paragraphs)
     shape = {
@@ -202,13 +216,13 @@ def _features(text: str, c: Candidate, prev_seg: _Seg | None, next_seg: _Seg | N
         "last_dash": end in {"-", "—", "–", "…"},
         "last_none": end.isalnum() or not end,
         "opens_paragraph": first.open_mark == p.start,
-        "closes_paragraph": not after,
+        "closes_paragraph": after_len == 0,
         "quote_before_in_paragraph": prev_seg is not None and prev_seg.para == first.para,
         "quote_after_in_paragraph": next_seg is not None and next_seg.para == last.para,
-        "narration_before": len(before),
-        "narration_after": len(after),
-        "before_colon": before[-1:] == ":",
-        "before_comma": before[-1:] == ",",
+        "narration_before": before_end - p.start,
+        "narration_after": after_len,
+        "before_colon": before_last == ":",
+        "before_comma": before_last == ",",
         "first_second": len(_FIRST_SECOND.findall(body)),
         "third_past": bool(_THIRD.search(body) and _PAST_OR_MODAL.search(body)),
         "newlines": body.count("\n"),

@@ -87,3 +87,23 @@ def test_keep_model_with_other_features_is_refused():
     booster = lgb.train({"objective": "binary", "verbose": -1, "min_data_in_leaf": 5}, lgb.Dataset(x, label=(x[:, 0] > 0.5).astype(int)), 3)
     with pytest.raises(ValueError, match="3 features"):
         LearnedKeeper(booster.model_to_string())
+
+
+def test_keep_narration_measures_equal_the_copied_narration():
+    """The narration lengths are measured without copying the paragraph (linear time on a
+    paragraph of many quotations) and equal what copying it gives."""
+    import random
+
+    rng = random.Random(41)
+    pieces = ['"Go on," ', '"Stop." ', "he said ", "  ", "\n", "and then: ", '"Yes"', ", ", "She ran. ", " \n "]
+    for _ in range(200):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 14))).strip() + "\n"
+        found = detect_candidates(text, find_paragraphs(text))
+        for c in found.candidates:
+            f = dict(zip(FEATURES, c.features, strict=True))
+            first, last = c.group[0], c.group[-1]
+            p, lp = found.paragraphs[first.para], found.paragraphs[last.para]
+            before = text[p.start : first.open_mark if first.open_mark is not None else first.start].rstrip()
+            after = text[last.close_mark + 1 if last.close_mark is not None else last.end : lp.end].strip()
+            assert (f["narration_before"], f["narration_after"], f["closes_paragraph"]) == (len(before), len(after), float(not after)), text
+            assert (f["before_colon"], f["before_comma"]) == (float(before[-1:] == ":"), float(before[-1:] == ",")), text
