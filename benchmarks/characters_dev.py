@@ -220,28 +220,10 @@ def fold_ranker(novel: Path, cache_dir: Path):
     return pickle.loads(cache.read_bytes())
 
 
-def evaluate(novel: Path, cache_dir: Path, e2e: bool = False, show: int = 0) -> dict:
-    """The four figures of issue 44 (and, with ``e2e``, the end-to-end speaker accuracy)."""
-    from litlens.attribution.context import build_context
-    from litlens.attribution.evaluate import (
-        MIN_QUOTES,
-        attribution_rows,
-        gold_speaker_ids,
-        map_discovered_to_gold,
-        predictions_for_gold,
-        score_rows,
-    )
-    from litlens.attribution.ranker import prepare
-    from litlens.quotes.pdnc import read_pdnc_characters, read_pdnc_quotations
-    from litlens.text.ingest import read_book
+def score_characters(characters: list, gold: list, gold_chars: list) -> dict:
+    """found / split / gender of the speaking characters for one discovered list."""
+    from litlens.attribution.evaluate import MIN_QUOTES, gold_speaker_ids, map_discovered_to_gold
 
-    text = read_book(novel / "novel_text.txt").text
-    structure, detected = structure_for(novel, text, cache_dir)
-    gold = sorted(read_pdnc_quotations(novel / "quotation_info.csv"), key=lambda q: (q.start, q.end))
-    gold_chars = read_pdnc_characters(novel / "character_info.csv")
-    t0 = time.perf_counter()
-    characters = discover_characters(text, structure.persons, detected)
-    seconds = time.perf_counter() - t0
     to_gold = map_discovered_to_gold(characters, gold_chars)
     counts = Counter(s for s in gold_speaker_ids(gold, gold_chars) if s is not None)
     speaking = [g for g, n in counts.items() if n >= MIN_QUOTES and not gold_chars[g].name.startswith("_")]
@@ -263,8 +245,7 @@ def evaluate(novel: Path, cache_dir: Path, e2e: bool = False, show: int = 0) -> 
         gender_ok += characters[top].gender == want
         if characters[top].gender != want:
             wrong_gender.append(f"{gold_chars[g].name}={characters[top].gender}")
-    result = {
-        "novel": novel.name,
+    return {
         "speaking": len(speaking),
         "found": len(found),
         "split": len(split),
@@ -272,11 +253,38 @@ def evaluate(novel: Path, cache_dir: Path, e2e: bool = False, show: int = 0) -> 
         "gender_ok": gender_ok,
         "entries": len(characters),
         "entries_no_character": sum(g is None for g in to_gold),
-        "seconds": round(seconds, 2),
         "missed": sorted(gold_chars[g].name for g in speaking if g not in entries),
         "splits": {gold_chars[g].name: [characters[ci].name for ci in entries[g]] for g in split},
         "wrong_gender": sorted(wrong_gender),
     }
+
+
+def evaluate(novel: Path, cache_dir: Path, e2e: bool = False, show: int = 0, model="default") -> dict:
+    """The four figures of issue 44 (and, with ``e2e``, the end-to-end speaker accuracy).
+
+    ``model``: the learned steps discovery uses ("default": the bundled
+    ``resources/characters_model.json``; None: the name rules alone; or a fold's model).
+    """
+    from litlens.attribution.context import build_context
+    from litlens.attribution.evaluate import (
+        attribution_rows,
+        map_discovered_to_gold,
+        predictions_for_gold,
+        score_rows,
+    )
+    from litlens.attribution.ranker import prepare
+    from litlens.quotes.pdnc import read_pdnc_characters, read_pdnc_quotations
+    from litlens.text.ingest import read_book
+
+    text = read_book(novel / "novel_text.txt").text
+    structure, detected = structure_for(novel, text, cache_dir)
+    gold = sorted(read_pdnc_quotations(novel / "quotation_info.csv"), key=lambda q: (q.start, q.end))
+    gold_chars = read_pdnc_characters(novel / "character_info.csv")
+    t0 = time.perf_counter()
+    characters = discover_characters(text, structure.persons, detected, model=model)
+    seconds = time.perf_counter() - t0
+    result = {"novel": novel.name, **score_characters(characters, gold, gold_chars), "seconds": round(seconds, 2)}
+    to_gold = map_discovered_to_gold(characters, gold_chars)
     if e2e:
         ranker = fold_ranker(novel, cache_dir)
         context = build_context(text, structure.paragraphs, detected, characters, None,

@@ -70,6 +70,17 @@ class _Entity:
         return out
 
 
+@dataclass
+class Found:
+    """The grouped entries of one book and what the learned steps read about them."""
+
+    scan: object  # the _TextIndex
+    entities: list[_Entity]
+    ambiguous: list[tuple[_Form, list[_Entity]]]
+    occurrences: list[tuple[int, int, _Form]]  # every counted mention, in text order
+    speech: list[tuple[int, int]]  # quotation spans, sorted
+
+
 # --------------------------------------------------------------------------- grouping
 
 

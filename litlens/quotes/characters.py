@@ -49,6 +49,17 @@ list of :class:`~litlens.model.Character`, most mentioned first.
    e. a small table of English diminutives links "Lizzy"/"Eliza" to the one untitled
       character whose first name is "Elizabeth" (never invents a name).
 
+   f. **learned: same person?** (:mod:`~litlens.quotes.same_person`) a LightGBM
+      classifier over pairs of entries (name-form relations, honorifics and genders,
+      clauses shared, naming near each other, the same company, where in the book, naming
+      inside speech) joins the pairs the names alone leave apart ("Cecil" and "Mr. Vyse");
+   g. **learned: a person?** (:mod:`~litlens.quotes.people`) a LightGBM classifier over
+      entries (mentions, NER share, speech tags, places' contexts, how the words are
+      written elsewhere) leaves out entries that are no person; an entry that speaks
+      ("said Mrs. Long", or named as a detected quotation's speaker) always stays.
+      Both are trained on PDNC's character lists with thresholds chosen by leave-novels-out
+      cross-validation; the data-only model file is read by :mod:`~litlens.quotes.learned`.
+
    Two names that often share a clause (a sentence, cut at quotation marks) are never
    merged: they are two people ("Mrs. Bennet ... Jane"). One-off full names (misprints,
    "Madamsell Adela") do not make a frequent name ambiguous.
@@ -59,19 +70,23 @@ list of :class:`~litlens.model.Character`, most mentioned first.
 6. **Gender**: from the honorifics when 80 % of their mentions agree ("the Duchess"
    counts as a title), else from the pronoun votes (3 votes and a 60 % majority); a
    mention in narration skips the pronouns inside quoted speech ('Frances said: "He is
-   late."'), and only when those votes decide nothing do all pronouns vote; otherwise
-   "unknown". "nonbinary" is never inferred.
+   late."'), and only when those votes decide nothing do all pronouns vote; when even
+   those are too few or too close, any majority of them decides; "unknown" only when
+   they are even or there are none. "nonbinary" is never inferred.
 7. **Keeping**: characters mentioned at least twice, or with an honorific form ("Mr.
-   Stone" once), or speaking a quotation; ``quote_count`` counts quotations whose
+   Stone" once), or speaking a quotation (and kept by step 4g); ``quote_count`` counts quotations whose
    ``speaker`` is one of the character's aliases (case and periods ignored).
 
 The steps live in their own modules: tables, patterns and the text index in
 :mod:`~litlens.quotes.names`; steps 1-2 in :mod:`~litlens.quotes.forms`; step 3 in
 :mod:`~litlens.quotes.mentions`; steps 4-5 in :mod:`~litlens.quotes.aliases`; gender
-in :mod:`~litlens.quotes.gender`; this module runs them and builds the list.
+in :mod:`~litlens.quotes.gender`; the learned steps 4f-g in :mod:`~litlens.quotes.same_person`,
+:mod:`~litlens.quotes.people` and :mod:`~litlens.quotes.learned`; this module runs them and
+builds the list. :func:`find_entities` stops before the learned steps (training reads it).
 
 The function is pure and deterministic; only compiled regexes and constant tables are
-module-level. About 0.5 s for Pride and Prejudice on one core.
+module-level (and the bundled model, read once). About 0.5 s for Pride and Prejudice on one
+core for the rules, a few seconds more for the learned steps' features.
 """
 
 from __future__ import annotations
@@ -79,11 +94,12 @@ from __future__ import annotations
 from collections import Counter
 
 from litlens.model import Character, EntityMention, Progress, Quotation
-from litlens.quotes.aliases import _Entity, _group
+from litlens.quotes.aliases import Found, _Entity, _group
 from litlens.quotes.forms import _Form, _collect_forms, _filter_forms, _speaks
 from litlens.quotes.gender import _vote_pronouns, final_gender
 from litlens.quotes.mentions import _scan_mentions, count_mentions
 from litlens.quotes.names import _ABBREVIATIONS, _SPACE, _TextIndex
+from litlens.quotes.learned import CharacterModel, default_model
 
 
 # --------------------------------------------------------------------------- API
@@ -95,16 +111,35 @@ def discover_characters(
     quotations: list[Quotation] | None = None,
     *,
     progress: Progress | None = None,
+    model: CharacterModel | None | str = "default",
 ) -> list[Character]:
     """Characters of a book, most mentioned first.
 
     ``persons`` are the PERSON mentions of the NLP pass (offsets into ``text``);
     ``quotations`` with a ``speaker`` (a name or alias) give ``quote_count``. A character
     is kept when it is mentioned at least twice, has an honorific form ("Mr. Stone") or
-    speaks a quotation.
+    speaks a quotation. ``model`` holds the learned steps (4f-g: join the entries of one
+    person, leave out entries that are no person); "default" is the bundled model, None
+    keeps the name rules' list as it is.
     """
     report = progress or (lambda fraction, message: None)
     report(0.0, "finding names")
+    found = find_entities(text, persons, quotations, progress=lambda f, m: report(0.8 * f, m))
+    if model == "default":
+        model = default_model()
+    if model is not None:
+        report(0.8, "joining entries of one person")
+        found = model.apply(found, quotations)
+    report(0.9, "building characters")
+    characters = _build(text, found.entities, found.ambiguous, quotations or [])
+    report(1.0, f"{len(characters)} characters")
+    return characters
+
+
+def find_entities(text: str, persons: list[EntityMention], quotations: list[Quotation] | None = None,
+                  *, progress: Progress | None = None) -> Found:
+    """Steps 1-5: the name forms of the book grouped into people by the name rules."""
+    report = progress or (lambda fraction, message: None)
     scan = _TextIndex(text)
     forms = _collect_forms(text, persons, scan)
     report(0.3, "filtering names")
@@ -114,13 +149,11 @@ def discover_characters(
     for form in forms.values():
         if form.hon in ("", "the") and form.locative >= max(3, 0.4 * form.count) and not _speaks(form):
             form.count = 0  # "at Thornton Lacey", "to San Sebastian", "at the Angel": a place
-    _vote_pronouns(text, occurrences, scan, [span for q in quotations or [] for span in q.spans])
+    speech = sorted(span for q in quotations or [] for span in q.spans)
+    _vote_pronouns(text, occurrences, scan, speech)
     report(0.7, "grouping aliases")
     entities, ambiguous = _group(forms)
-    report(0.9, "building characters")
-    characters = _build(text, entities, ambiguous, quotations or [])
-    report(1.0, f"{len(characters)} characters")
-    return characters
+    return Found(scan, entities, ambiguous, [o for o in occurrences if o[2].count > 0], speech)
 
 
 # --------------------------------------------------------------------------- output

@@ -150,6 +150,8 @@ def _collect_forms(text: str, persons: list[EntityMention], scan: _TextIndex) ->
     for regex in (_TAG_AFTER, _TAG_BEFORE):
         for m in regex.finditer(text):
             words = _SPACE.split(m.group("name"))
+            if len(words) > 1 and words[0].endswith(".") and words[0][:-1] in _HONORIFIC_SPELLINGS:
+                words[0] = words[0][:-1]  # "said Mrs. Long": the speaker is Mrs. Long, not "Long"
             form = _make_form(words)
             if form is None:
                 if not (m.group("the") and len(words) == 1 and words[0] in _HONORIFIC_SPELLINGS):

@@ -81,8 +81,18 @@ _GENDERS: dict[str, Gender] = {"m": "male", "f": "female", "": "unknown"}
 
 
 def final_gender(entity) -> Gender:
-    """A character's gender: honorifics, then narration pronouns, then all pronouns."""
+    """A character's gender: honorifics, then narration pronouns, then all pronouns; when
+    none of those decides, the pronouns that follow its mentions at all (fewer than three
+    votes, or a thin majority) — "unknown" only when they are even or there are none."""
     g = entity.gender(strong=False)
+    male = sum(f.any_votes["m"] for f in entity.forms)
+    female = sum(f.any_votes["f"] for f in entity.forms)
     if not g:
-        g = _vote(sum(f.any_votes["m"] for f in entity.forms), sum(f.any_votes["f"] for f in entity.forms))
+        g = _vote(male, female)
+    if not g:
+        narration = (sum(f.male for f in entity.forms), sum(f.female for f in entity.forms))
+        for m, f in (narration, (male, female)):
+            if m != f:
+                g = "m" if m > f else "f"
+                break
     return _GENDERS[g]

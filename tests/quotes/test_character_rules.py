@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from litlens.model import Character, EntityMention, Quotation
-from litlens.quotes.characters import discover_characters
+from litlens.quotes.characters import discover_characters as discover_with_model
 
 
 def mentions(text: str, *names: str) -> list[EntityMention]:
@@ -20,6 +20,14 @@ def mentions(text: str, *names: str) -> list[EntityMention]:
         for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text):
             found.append(EntityMention(m.start(), m.end(), m.group()))
     return sorted(found, key=lambda e: e.start)
+
+
+def discover_characters(*args, **kwargs):
+    """The name rules alone: these tests are the rules' (the learned steps, trained on whole
+    novels, are tested in test_character_learned.py)."""
+    kwargs.setdefault("model", None)
+    return discover_with_model(*args, **kwargs)
+
 
 
 def owner(characters: list[Character], alias: str) -> Character | None:

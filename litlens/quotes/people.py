@@ -1,0 +1,120 @@
+"""Step 4g of :mod:`litlens.quotes.characters`: a learned "is this entry a person?" decision.
+
+After grouping, an entry can still be a place the NER tagged as a person, a sentence
+opening, a misread word or a one-off name nobody needs. Each entry is scored by a
+gradient-boosted classifier (LightGBM) trained on PDNC's own character lists (an entry is a
+person when it stands for a listed character) and entries under the model's threshold are
+left out of the list, so no quotation can be given to them.
+
+**Features** (:data:`KEEP_FEATURES`), read off this book: how often the entry is named and
+its rank; its name forms (words, honorific and its gender, a title, a "the" description, a
+bare word); the share of its mentions the NER tagged PERSON; how often it is the subject of
+a speech verb and how many detected quotations name it as the speaker; the share of its
+mentions inside quoted speech and after "at", "in", "to", ... (places); pronoun votes per
+mention; how its words are written elsewhere in the book (in lower case, after "the" or
+"a", at sentence starts only, before a place word such as "Street"); how widely it is
+spread through the book and how many other entries are named near it; whether its words
+are part of a more mentioned entry's name. An entry that speaks is never left out.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from litlens.quotes.aliases import Found
+from litlens.quotes.names import _HONORIFICS, _PARTICLES, _SPACE
+from litlens.quotes.same_person import _Profile
+
+KEEP_FEATURES = (
+    "log_count", "rank", "relative_rank", "forms", "max_words", "has_hon", "hon_gender", "titled",
+    "the_form", "bare", "ner_share", "log_tags", "log_quotes", "speech_share", "locative_share",
+    "pronouns_per_mention", "male_share", "lower_ratio", "after_the_share", "after_article_share",
+    "initial_share", "place_head", "spread", "bins", "log_company", "inside_bigger",
+)
+
+
+def _normal(alias: str) -> str:
+    return _SPACE.sub(" ", alias.replace(".", " ")).strip().lower()
+
+
+def _form_keys(form) -> set[str]:
+    words = " ".join(form.words)
+    keys = {_normal(s) for s in form.surfaces} | {_normal(words)}
+    if form.hon:
+        keys.add(_normal(f"{form.hon} {words}"))
+    return keys
+
+
+def entry_rows(found: Found, quotations: list | None = None) -> np.ndarray:
+    """One feature row per entry of ``found`` (in its order)."""
+    profile = _Profile(found)
+    scan = found.scan
+    speakers: dict[str, int] = {}
+    for q in quotations or []:
+        if getattr(q, "speaker", None):
+            key = _normal(q.speaker)
+            speakers[key] = speakers.get(key, 0) + 1
+    n = len(profile.entities)
+    bigger_words: list[set[str]] = []
+    order = sorted(range(n), key=lambda i: -profile.count[i])
+    seen: set[str] = set()
+    for i in order:
+        bigger_words.append(set(seen))
+        seen |= profile.words[i]
+    inside = {i: bigger_words[r] for r, i in enumerate(order)}
+    rows = []
+    for i, e in enumerate(profile.entities):
+        count = max(profile.count[i], 1)
+        forms = e.forms
+        words = [w for w in profile.words[i] if w not in _PARTICLES] or [forms[0].words[-1]]
+        mid = sum(scan.capitalised_mid[w] for w in words)
+        total = sum(scan.words[w] for w in words)
+        lower = sum(scan.lower_count(w) for w in words)
+        quotes = sum(speakers.get(k, 0) for k in set().union(*(_form_keys(f) for f in forms)))
+        male, female = sum(f.male for f in forms), sum(f.female for f in forms)
+        hon = e.hon_gender()
+        rows.append([
+            math.log1p(profile.count[i]), profile.rank[i], profile.rank[i] / max(n, 1), len(forms),
+            max(len(f.words) for f in forms), float(any(f.hon and f.hon != "the" for f in forms)),
+            1 if hon == "m" else -1 if hon == "f" else 0, float(e.titled()),
+            float(any(f.hon == "the" for f in forms)),
+            float(all(len(f.words) == 1 and not f.hon for f in forms)),
+            sum(f.ner for f in forms) / count, math.log1p(sum(f.tags for f in forms)), math.log1p(quotes),
+            profile.in_speech[i] / max(profile.mentions[i], 1), sum(f.locative for f in forms) / count,
+            (male + female) / count, male / max(male + female, 1),
+            lower / max(mid, 1), sum(scan.after_the[w] for w in words) / max(mid, 1),
+            sum(scan.after_article[w] for w in words) / max(mid, 1), (total - mid) / max(total, 1),
+            float(any(w in scan.place_heads for w in words)),
+            max(0.0, profile.last[i] - profile.first[i]), float((profile.where[i] > 0).sum()),
+            math.log1p(len(profile.near[i])), float(bool(set(words) & inside[i])),
+        ])
+    return np.array(rows, dtype=float).reshape(n, len(KEEP_FEATURES))
+
+
+def speakers(found: Found, quotations: list | None = None) -> list[bool]:
+    """Entries that speak: the subject of a speech verb ("said Mrs. Long") or the speaker a
+    detected quotation names. They stay whatever the classifier says (nobody who speaks
+    is missing)."""
+    named: set[str] = {_normal(q.speaker) for q in quotations or [] if getattr(q, "speaker", None)}
+    return [any(f.tags for f in e.forms) or any(_form_keys(f) & named for f in e.forms)
+            for e in found.entities if e.forms]
+
+
+def keep_entries(found: Found, probabilities: np.ndarray, threshold: float,
+                 speaking: list[bool] | None = None) -> Found:
+    """``found`` without the entries whose probability of being a person is under
+    ``threshold``, except those that speak (``speaking``, see :func:`speakers`)."""
+    entities = [e for e in found.entities if e.forms]
+    speaking = speaking or [False] * len(entities)
+    kept = [e for e, p, s in zip(entities, probabilities, speaking) if s or p >= threshold]
+    alive = {id(e) for e in kept}
+    ambiguous = []
+    for form, candidates in found.ambiguous:
+        left = [c for c in candidates if id(c) in alive]
+        if left:
+            ambiguous.append((form, left))
+    return Found(found.scan, kept, ambiguous, found.occurrences, found.speech)
+
+

@@ -1,0 +1,136 @@
+"""The learned steps of character discovery: the joining procedure, the model file, and
+the shipped model on small hand-built texts."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from litlens.model import EntityMention
+from litlens.quotes.aliases import Found, _Entity
+from litlens.quotes.characters import discover_characters, find_entities
+from litlens.quotes.forms import _Form
+from litlens.quotes.learned import MODEL_FILE, CharacterModel, CharacterModelError, Decision, default_model
+from litlens.quotes.people import KEEP_FEATURES, entry_rows
+from litlens.quotes.same_person import FEATURES, join_pairs, pair_rows
+
+
+def mentions(text: str, *names: str) -> list[EntityMention]:
+    found = []
+    for name in names:
+        for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text):
+            found.append(EntityMention(m.start(), m.end(), m.group()))
+    return sorted(found, key=lambda e: e.start)
+
+
+def entity(*words: str, hon: str = "", count: int = 5) -> _Entity:
+    return _Entity([_Form(hon=hon, words=tuple(words), count=count)])
+
+
+# --------------------------------------------------------------------------- joining
+
+
+def test_join_pairs_joins_confident_pairs_and_not_through_an_unlikely_third():
+    father, son, name = entity("Sholto", hon="Major"), entity("Thaddeus", "Sholto"), entity("Sholto", hon="Mr")
+    found = Found(None, [father, son, name], [], [], [])
+    pairs = [(son, name), (father, name), (father, son)]
+    # son ~ "Mr. Sholto" is sure, father ~ "Mr. Sholto" likely, father ~ son very unlikely
+    joined = join_pairs(found, pairs, np.array([0.9, 0.6, 0.01]), threshold=0.5, floor=0.5)
+    groups = sorted(sorted(" ".join(f.words) for f in e.forms) for e in joined.entities)
+    assert groups == [["Sholto"], ["Sholto", "Thaddeus Sholto"]]
+    # without the floor the father is joined through "Mr. Sholto"
+    loose = join_pairs(found, pairs, np.array([0.9, 0.6, 0.01]), threshold=0.5, floor=0.0)
+    assert len(loose.entities) == 1
+
+
+def test_join_pairs_settles_an_ambiguous_form_whose_candidates_are_one_person():
+    lucy, honeychurch = entity("Lucy"), entity("Honeychurch", hon="Miss")
+    other = entity("Charlotte")
+    form = _Form(hon="Miss", words=("L.",), count=2)
+    found = Found(None, [lucy, honeychurch, other], [(form, [lucy, honeychurch])], [], [])
+    joined = join_pairs(found, [(lucy, honeychurch), (lucy, other)], np.array([0.8, 0.1]), 0.5, 0.5)
+    assert joined.ambiguous == []
+    (person,) = [e for e in joined.entities if len(e.forms) > 1]
+    assert form in person.forms
+    assert found.entities[0].forms == lucy.forms  # the input is not changed
+
+
+# --------------------------------------------------------------------------- model file
+
+
+def test_model_file_refuses_what_is_not_a_character_model(tmp_path):
+    bad = tmp_path / "model.json"
+    bad.write_text("not json at all")
+    with pytest.raises(CharacterModelError, match="not a LitLens character model: not JSON"):
+        CharacterModel.load(bad)
+    bad.write_text(json.dumps({"format": "something-else"}))
+    with pytest.raises(CharacterModelError, match="expected format"):
+        CharacterModel.load(bad)
+
+
+@pytest.mark.skipif(not MODEL_FILE.is_file(), reason="the shipped character model is not built")
+def test_shipped_model_loads_with_its_features_and_cv_thresholds():
+    doc = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
+    assert doc["same_person"]["features"] == list(FEATURES)
+    assert len(doc["trained_on"]) == 20
+    assert "cv" in doc and "figures" in doc["cv"]
+    model = CharacterModel.load(MODEL_FILE)
+    assert model.same_person is not None and 0 < model.same_person.threshold < 1
+    if model.person is not None:
+        assert doc["person"]["features"] == list(KEEP_FEATURES)
+        assert 0 < model.person.threshold < 1
+    # a round trip through JSON gives the same probabilities
+    again = CharacterModel.from_json(model.to_json())
+    rows = np.random.default_rng(0).random((5, len(FEATURES)))
+    assert np.allclose(model.same_person.probabilities(rows), again.same_person.probabilities(rows))
+
+
+# --------------------------------------------------------------------------- on a text
+
+VISIT = """Mr. Sholto met us at the door of his house. He was a small man with a bald head.
+"Come in," said Mr. Sholto. He led us down a passage to a warm room.
+Holmes looked at Mr. Sholto and he said nothing. Mary sat down by the fire.
+"I am Mr. Thaddeus Sholto," he said. "You must forgive my nerves."
+Mr. Thaddeus Sholto poured the wine. He was shaking, and he spilled it.
+"My brother waits for us," said Mr. Thaddeus Sholto. He put on his coat.
+Holmes nodded. "Then we must go," said Holmes. Mary looked at him and she smiled.
+"It is late," said Mr. Sholto, and he called a cab. Mr. Sholto talked all the way.
+Mary listened to him. She was tired. Holmes smoked his pipe, and he watched the road.
+"I am afraid," said Mary. She held her bag, and she looked out at the rain.
+We drove to Norwood. The house at Norwood was dark, and the gate at Norwood was shut.
+"""
+VISIT_NAMES = ("Mr. Sholto", "Mr. Thaddeus Sholto", "Holmes", "Mary", "Norwood")
+
+
+def test_learned_features_are_one_row_per_pair_and_per_entry():
+    found = find_entities(VISIT, mentions(VISIT, *VISIT_NAMES))
+    pairs, rows = pair_rows(found)
+    assert rows.shape == (len(pairs), len(FEATURES))
+    assert entry_rows(found).shape == (len(found.entities), len(KEEP_FEATURES))
+    assert np.isfinite(rows).all()
+
+
+@pytest.mark.skipif(not MODEL_FILE.is_file(), reason="the shipped character model is not built")
+def test_shipped_model_joins_one_man_and_keeps_the_speakers():
+    # the rules keep "Mr. Sholto" (named three times before his full name) apart from
+    # "Mr. Thaddeus Sholto"; the learned step joins them; a place and nobody who speaks is lost
+    rules = discover_characters(VISIT, mentions(VISIT, *VISIT_NAMES), model=None)
+    assert len({c.name for c in rules if {"Mr. Sholto", "Mr. Thaddeus Sholto"} & set(c.aliases)}) == 2
+    people = discover_characters(VISIT, mentions(VISIT, *VISIT_NAMES))
+    names = {a: c.name for c in people for a in c.aliases}
+    assert names["Mr. Sholto"] == names["Mr. Thaddeus Sholto"]
+    assert "Holmes" in names and "Mary" in names  # both speak
+    assert len({names["Holmes"], names["Mary"], names["Mr. Sholto"]}) == 3
+    assert "Norwood" not in names
+    assert default_model() is not None
+
+
+def test_discover_characters_without_a_model_is_the_name_rules_alone():
+    rules = discover_characters(VISIT, mentions(VISIT, *VISIT_NAMES), model=None)
+    none = CharacterModel(None, None)
+    assert [c.aliases for c in discover_characters(VISIT, mentions(VISIT, *VISIT_NAMES), model=none)] == \
+        [c.aliases for c in rules]
+    assert Decision(None, 0.5).probabilities(np.zeros((0, 3))).shape == (0,)
