@@ -51,14 +51,51 @@ def test_logprobs_transformers_equal_a_plain_computation(packaged, plain):
 
 
 @pytest.mark.skipif(not HAS_LLAMA_CPP, reason="needs llama-cpp-python (the gguf extra)")
-def test_logprobs_llama_cpp_close_to_a_plain_computation(packaged, plain):
+def test_logprobs_llama_cpp_equal_a_plain_computation(packaged, plain):
     from litlens.llm import load_backend
 
+    # llama.cpp scores the float32 copy of the GGUF with a float32 cache (litlens.audit.dequantise);
+    # on the quantised file with its default cache it was 0.007 off here.
     result = score_text(load_backend("gguf", str(packaged)), TEXT, k=0.2)
     assert result.tokens == plain[0]
-    # llama.cpp multiplies with 8-bit quantised activations; on this text it differs from the
-    # de-quantised float32 model by 0.007 nats (measured), transformers by 0.0.
-    assert result.min_k == pytest.approx(plain[1], abs=0.02)
+    assert result.min_k == pytest.approx(plain[1], abs=0.002)
+
+
+# The opening of Moby-Dick (1851), a novel outside PDNC.
+MOBY = ("Call me Ishmael. Some years ago—never mind how long precisely—having little or no money in my purse, "
+        "and nothing particular to interest me on shore, I thought I would sail about a little and see the watery "
+        "part of the world. It is a way I have of driving off the spleen and regulating the circulation.")
+
+
+@pytest.mark.parametrize("backend", ["transformers", pytest.param("gguf", marks=pytest.mark.skipif(
+    not HAS_LLAMA_CPP, reason="needs llama-cpp-python (the gguf extra)"))])
+def test_logprobs_audit_mink_command_equals_plain_transformers(packaged, backend, tmp_path, capsys):
+    """`litlens audit mink --text` gives the min_k of a plain transformers computation on the packaged GGUF."""
+    import json
+
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from litlens.cli import main
+
+    tok = AutoTokenizer.from_pretrained(packaged.parent, gguf_file=packaged.name)
+    model = AutoModelForCausalLM.from_pretrained(packaged.parent, gguf_file=packaged.name).eval()
+    ids = tok(MOBY, add_special_tokens=False)["input_ids"]
+    with torch.no_grad():
+        logp = torch.log_softmax(model(torch.tensor([ids])).logits[0].float(), dim=-1)
+    values = sorted(logp[i - 1, ids[i]].item() for i in range(1, len(ids)))
+    m = -(-len(values) // 5)  # ceil(0.2 n)
+    expected = sum(values[:m]) / m
+
+    passage = tmp_path / "moby.txt"
+    passage.write_text(MOBY, encoding="utf-8")
+    args = ["audit", "mink", "--text", str(passage), "--backend", backend, "--json"]
+    if backend == "gguf":
+        args += ["--model", str(packaged)]
+    assert main(args) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["tokens"] == len(ids) - 1
+    assert abs(result["min_k"] - expected) <= 0.002
 
 
 def test_logprobs_long_text_is_scored_in_windows(packaged):
@@ -120,3 +157,38 @@ def test_logprobs_openai_server_without_prompt_logprobs_says_so(server_without_l
     backend = load_backend("openai", None, base_url=server_without_logprobs)
     with pytest.raises(NoLogprobsError, match="no prompt log-probabilities.*--backend transformers or gguf"):
         token_scores(backend, TEXT)
+
+
+def test_logprobs_one_token_late_is_told_from_aligned_prompt_logprobs():
+    from litlens.audit.logprobs import one_token_late
+
+    tokens = ["The", " cat", " sat", " on", " the", " mat", " and", " the", " dog", " slept", "."]
+    aligned = [None] + [{tok: -0.5, " the": -2.0} for tok in tokens[1:]]
+    late = [None] + [{nxt: -0.5, tok: -6.0} for tok, nxt in zip(tokens[1:], tokens[2:] + ["\n"])]
+    assert not one_token_late(tokens, aligned)
+    assert one_token_late(tokens, late)
+    assert not one_token_late(tokens[:3], late[:3])  # too little evidence either way
+    assert not one_token_late(tokens, [])  # a server without top log-probabilities
+
+
+@pytest.mark.skipif(not HAS_LLAMA_CPP, reason="needs llama-cpp-python[server] for a real OpenAI-compatible server")
+@pytest.mark.parametrize("extra,message", [
+    ((), "one token late"),  # llama-cpp-python 0.3 reads each echoed token from the row after it
+    (("--logits_all", "False"), "did not return the prompt's log-probabilities"),
+])
+def test_logprobs_real_server_that_cannot_score_is_one_line(packaged, tmp_path, extra, message):
+    from litlens.llm import load_backend
+    from litlens.services.audit import run_mink
+    from tests.llm.conftest import LlamaServer
+
+    passage = tmp_path / "moby.txt"
+    passage.write_text(MOBY, encoding="utf-8")
+    server = LlamaServer(packaged, n_ctx=1024, extra=extra).start(timeout=300)
+    try:  # a long timeout: the server sorts the whole vocabulary at each echoed token, slow on a busy machine
+        backend = load_backend("openai", None, base_url=server.base_url, timeout=900)
+        with pytest.raises(NoLogprobsError) as error:
+            run_mink(text_file=passage, backend=backend)
+    finally:
+        server.stop()
+    text = str(error.value)
+    assert "\n" not in text and message in text and "--backend" in text and "gguf" in text, text

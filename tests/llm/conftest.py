@@ -64,9 +64,10 @@ def free_port() -> int:
 class LlamaServer:
     """A real ``llama_cpp.server`` process serving the packaged GGUF on 127.0.0.1."""
 
-    def __init__(self, model: Path, n_ctx: int = 4096):
+    def __init__(self, model: Path, n_ctx: int = 4096, extra: tuple[str, ...] = ()):
         self.model = model
         self.n_ctx = n_ctx
+        self.extra = tuple(extra)  # more server options, e.g. ("--logits_all", "False")
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
 
@@ -76,7 +77,7 @@ class LlamaServer:
 
     def start(self, timeout: float = 60.0) -> LlamaServer:
         cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(self.model), "--host", "127.0.0.1",
-               "--port", str(self.port), "--n_ctx", str(self.n_ctx), "--verbose", "False"]
+               "--port", str(self.port), "--n_ctx", str(self.n_ctx), "--verbose", "False", *self.extra]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ})
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
