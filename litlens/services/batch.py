@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import time
 import warnings
 from collections.abc import Sequence
@@ -244,6 +245,11 @@ def run_batch(
     names the folders.
     """
     from litlens.services.export_formats import export_corpus, parse_formats
+
+    if getattr(sys, "frozen", False):
+        raise LitLensError("litlens batch is not in the packaged app: Ray starts its workers with a Python "
+                           "interpreter, which the bundle does not carry. Install LitLens with pip "
+                           "(pip install litlens) to run a corpus, or run `litlens ingest` and `litlens attribute` per book")
 
     formats = () if not export else parse_formats(export if isinstance(export, str) else ",".join(export))
     if attribute not in ATTRIBUTE_MODES:

@@ -82,6 +82,9 @@ def test_packaging_bundle_builds_and_runs_without_the_venv(tmp_path):
     tei = subprocess.run([str(bundle), "export", "tei", "-p", str(tmp_path / "t.litlens"), "-o", str(tmp_path / "t.xml")],
                          capture_output=True, text=True, env=env, cwd=tmp_path)
     assert tei.returncode == 0 and (tmp_path / "t.xml").read_bytes().count(b"<said ") == 2, tei.stderr
+    batch = subprocess.run([str(bundle), "batch", str(tmp_path), "-o", str(tmp_path / "out")],
+                           capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert batch.returncode == 2 and "not in the packaged app" in batch.stderr and batch.stderr.count("\n") == 1
     # The window, offscreen, on that project: a 1366x768 picture with text and colours in it.
     shot = tmp_path / "window.png"
     gui = subprocess.run([str(bundle), "gui", str(tmp_path / "t.litlens"), "--screenshot", str(shot),

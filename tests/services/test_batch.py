@@ -220,6 +220,15 @@ def test_batch_vllm_without_the_cluster_extra_is_one_line_before_any_work(tmp_pa
     assert not (tmp_path / "out").exists()
 
 
+def test_batch_in_the_packaged_app_is_one_line(tmp_path: Path, capsys, monkeypatch) -> None:
+    (tmp_path / "one.txt").write_text("text", encoding="utf-8")
+    monkeypatch.setattr(sys, "frozen", True, raising=False)  # what PyInstaller sets in the bundle
+    assert main(["batch", str(tmp_path), "-o", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not in the packaged app" in err
+    assert not (tmp_path / "out").exists()
+
+
 def test_batch_vllm_without_a_model_is_refused(tmp_path: Path, capsys) -> None:
     (tmp_path / "one.txt").write_text("text", encoding="utf-8")
     assert main(["batch", str(tmp_path), "-o", str(tmp_path / "out"), "--attribute", "llm", "--backend", "vllm"]) == 2
