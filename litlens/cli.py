@@ -684,6 +684,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 raise LitLensError("audit mink: give exactly one of --text FILE or -p PROJECT")
             result = audit.run_mink(args.project, args.book, text_file=args.text, control_file=args.control, k=args.k,
                                     chapter_tokens=args.chapter_tokens or None, progress=bar, **common)
+    for note in audit.notes(args.probe, result):
+        print(f"note: {note}", file=sys.stderr)
     if args.json:
         _emit_json(result)
         return 0
@@ -698,7 +700,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
 def _add(sub: argparse._SubParsersAction, name: str, handler: Handler | None, summary: str, example: str) -> argparse.ArgumentParser:
     parser = sub.add_parser(
         name,
-        help=summary,
+        help=summary.replace("%", "%%"),  # argparse %-formats help strings (Min-K% broke `audit --help`)
         description=summary,
         epilog="example:\n  " + textwrap.dedent(example).strip().replace("\n", "\n  "),
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -22,6 +22,9 @@ DEFAULT_LIMIT = 100
 HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "dr", "sir", "lady", "lord", "madame", "mme", "mlle", "monsieur",
                         "mademoiselle", "the", "a", "an", "of", "captain", "colonel", "rev", "st", "master"})
 _NAME = re.compile(r"^[A-Z][a-z]+(?:['’-][A-Za-z]+)?$")
+# Capitalised words a reply starts with that are not a name (lower case).
+NOT_NAMES = HONORIFICS | {"i", "he", "she", "it", "they", "we", "you", "this", "that", "there", "name", "mask",
+                          "unknown", "speaker", "passage", "quotation", "not", "no", "yes", "sorry", "none"}
 
 # Two made-up passages (written for LitLens, from no book) that show the answer format.
 _SHOTS = (
@@ -126,11 +129,16 @@ def parse_guess(reply: str) -> str:
     candidate = tagged.group(1) if tagged else reply
     for word in re.findall(r"[A-Za-z][A-Za-z'’-]*", candidate):
         shaped = word[:1].upper() + word[1:] if tagged else word  # inside the tags, case is forgiven
-        if _NAME.match(shaped) and word.lower() not in HONORIFICS | {"i", "he", "she", "it", "they", "name", "mask", "unknown"}:
+        if _NAME.match(shaped) and word.lower() not in NOT_NAMES:
             return word
         if tagged is None:
             break  # an untagged reply counts only if it starts with the name
     return ""
+
+
+def names_someone(reply: str) -> bool:
+    """Whether a free reply holds a capitalised word that can be a name ("The speaker is not named": no)."""
+    return any(w.lower() not in NOT_NAMES for w in re.findall(r"\b[A-Z][a-z]+\b", reply))
 
 
 def is_correct(guess: str, answer: str) -> bool:

@@ -97,3 +97,37 @@ def test_audit_book_without_eligible_passages_is_one_line(tmp_path, capsys):
         err = capsys.readouterr().err.strip()
         assert err.count("\n") == 0 and "cannot run" in err, err
     shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_audit_run_goes_on_past_a_probe_that_cannot_run(tmp_path):
+    """The panel's run: a book without eligible passages gives each probe's reason, and Min-K% still runs."""
+    from litlens.services.audit import audit_overview, run_audit
+    from litlens.services.books import ingest_file
+
+    novel = tmp_path / "plain.txt"
+    novel.write_text("CHAPTER I.\n\n" + "It rained and the river rose over the fields. " * 30 + "\n", encoding="utf-8")
+    project = tmp_path / "plain.litlens"
+    with pytest.warns(Warning):
+        ingest_file(project, novel)
+    out = run_audit(project, probes=("name-cloze", "csg", "mink"), limit=2, chapter_tokens=20)
+    assert set(out["errors"]) == {"name-cloze", "csg"} and set(out["results"]) == {"mink"}
+    assert all("cannot run" in message and "\n" not in message for message in out["errors"].values())
+    [book] = audit_overview(project)
+    assert set(book.latest) == {"mink"} and book.memorised is None and book.verdict() == "not audited (run name cloze)"
+
+
+def test_audit_notes_say_when_replies_are_not_names():
+    from litlens.services.audit import notes
+
+    def cloze_result(guesses):
+        return {"items": [{"passage": "[MASK] ran", "answer": "Daisy", "guess": g, "correct": g == "Daisy"}
+                          for g in guesses]}
+
+    assert notes("name-cloze", cloze_result(["Daisy", "Randolph"])) == []
+    [few] = notes("name-cloze", cloze_result(["Daisy", "", "Randolph"]))
+    assert few.startswith("1 of 3 replies held no one-word proper name") and "larger" not in few
+    [most] = notes("name-cloze", cloze_result(["", "", "Daisy"]))
+    assert "not following the prompt" in most and "--model" in most
+    details = [{"answer": a} for a in ("The speaker's name is not explicitly given", "Beatrix", "")]
+    [csg_note] = notes("csg", {"items": 3, "details": details})
+    assert csg_note.startswith("2 of 3 replies named nobody")
