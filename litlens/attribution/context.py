@@ -66,6 +66,7 @@ _TITLE_GENDER = {**dict.fromkeys("mr sir lord monsieur signor herr master".split
 _GENERIC_HEADS = {"man", "woman", "voice", "person", "one", "other", "people", "fellow", "girl", "boy", "lady",
                   "gentleman", "child", "stranger", "figure", "creature", "thing", "party"}
 _DETERMINERS = ("the", "a", "an")
+MIN_LINK_MENTIONS = 2  # a bare-name entry is linked only to fuller characters named at least this often
 
 
 # A noun cue's subject often goes on after the cue's last word: "said the gentleman in
@@ -400,6 +401,19 @@ class AliasScanner:
                 if len(words) >= 2 and head not in _HONORIFIC_WORDS and head not in _GENERIC_HEADS:
                     heads.setdefault(head, set()).add(ci)
         self.heads = {k: tuple(sorted(v)) for k, v in heads.items() if len(v) == 1}
+        # A fuller name the book uses once is no reason to share a bare name with it (a
+        # misread "Miss Lucy Honeychurch Drive" beside "Lucy"): with the book at hand, a
+        # link needs the fuller character named by a form of its own at least twice.
+        if self.linked and names is not None:
+            solo = Counter(owners[0] for _, _, owners in self.scan(names.text) if len(owners) == 1)
+            for ci, fuller in list(self.linked.items()):
+                weak = {fi for fi in fuller if solo[fi] < MIN_LINK_MENTIONS}
+                if not weak:
+                    continue
+                for key in {normalise_alias(a) for a in [characters[ci].name, *characters[ci].aliases]}:
+                    if key in self.owners:
+                        self.owners[key] = tuple(o for o in self.owners[key] if o not in weak)
+                self.linked[ci] = tuple(fi for fi in fuller if fi not in weak)
 
     def scan(self, text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, tuple[int, ...]]]:
         if not self.owners:

@@ -468,3 +468,11 @@ def test_a_description_the_list_lacks_becomes_a_minor_character():
     chars = CHARS + [porter]
     ctx = build_context(text, find_paragraphs(text), _quotes(text, pieces), chars)
     assert ctx.quotes[0].cue_noun_characters == (len(CHARS),) == ctx.quotes[2].cue_noun_characters
+
+
+@pytest.mark.parametrize("full_mentions, owners", [(1, (0,)), (2, (0, 1))])
+def test_a_bare_name_is_linked_only_to_a_fuller_name_the_book_uses_more_than_once(full_mentions, owners):
+    chars = [Character("Lucy", ["Lucy"], "female"), Character("Miss Lucy Honeychurch Drive", ["Miss Lucy Honeychurch Drive"], "female")]
+    text = "Lucy came in. " * 5 + "Miss Lucy Honeychurch Drive was there. " * full_mentions
+    scanner = AliasScanner(chars, Names(text, None))
+    assert scanner.match("Lucy") == owners
