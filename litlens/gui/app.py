@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-PANELS = ("window", "reader", "inspector", "characters", "charts", "speakers", "evidence", "quotations")
+PANELS = ("window", "reader", "inspector", "characters", "charts", "speakers", "evidence", "quotations", "audit")
 DISPLAY_VARIABLES = ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
 
 
@@ -239,6 +239,7 @@ def _panel_classes() -> dict:
     from litlens.gui.speakers import SpeakersPanel
     from litlens.gui.evidence import EvidencePanel
     from litlens.gui.quotations import QuotationTable
+    from litlens.gui.audit_panel import AuditPanel
 
     return {"reader": ReaderPanel, "inspector": QuoteInspector, "characters": CharacterPanel, "charts": ChartsPanel,
-            "speakers": SpeakersPanel, "evidence": EvidencePanel, "quotations": QuotationTable}
+            "speakers": SpeakersPanel, "evidence": EvidencePanel, "quotations": QuotationTable, "audit": AuditPanel}

@@ -226,6 +226,9 @@ class MainWindow(QMainWindow):
         from litlens.gui.speakers import install_speakers  # speaker attribution (issue 4)
 
         install_speakers(self)
+        from litlens.gui.audit_panel import install_audit  # memorization audit (issue 38)
+
+        install_audit(self)
         self._fill_view_menu()
 
     def _fill_view_menu(self) -> None:

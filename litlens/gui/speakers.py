@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -41,8 +40,10 @@ from PySide6.QtWidgets import (
 )
 
 from litlens.gui.lazy import WhenShown
+from litlens.gui.llm_form import LLMFields
 from litlens.gui.state import BookState, speaker_colours
 from litlens.gui.style import HUMAN_EDIT_COLOUR, WrappedLabel, signals_blocked
+from litlens.gui.table_model import RowsModel
 
 if TYPE_CHECKING:
     from litlens.services.attribution import ReviewItem
@@ -62,48 +63,25 @@ class AttributeDialog(QDialog):
         self.method_box = QComboBox()
         self.method_box.addItem("CPU attributor (rules + ranker, about a minute)", "cpu")
         self.method_box.addItem("LLM (seed-003 protocol; a GPU or an LLM server is recommended)", "llm")
-        self.backend_box = QComboBox()
-        for backend in ("transformers", "gguf", "openai"):
-            self.backend_box.addItem(backend, backend)
-        self.model_edit = QLineEdit(settings.get("model") or "")
-        self.model_edit.setPlaceholderText("model id, local folder or .gguf file (empty: the packaged small model)")
-        self.url_edit = QLineEdit(settings.get("base_url") or "")
-        self.url_edit.setPlaceholderText("http://127.0.0.1:8000/v1 (OpenAI-compatible server)")
-        self.key_edit = QLineEdit(settings.get("api_key_env") or "")
-        self.key_edit.setPlaceholderText("name of the environment variable holding the API key")
         form.addRow("Method:", self.method_box)
-        form.addRow("LLM backend:", self.backend_box)
-        form.addRow("Model:", self.model_edit)
-        form.addRow("Server URL:", self.url_edit)
-        form.addRow("API key variable:", self.key_edit)
+        self.llm = LLMFields(form, settings)
+        self.backend_box, self.model_edit, self.url_edit, self.key_edit = (
+            self.llm.backend_box, self.llm.model_edit, self.llm.url_edit, self.llm.key_edit)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
         if settings.get("method"):
             self.method_box.setCurrentIndex(max(0, self.method_box.findData(settings["method"])))
-        if settings.get("backend"):
-            self.backend_box.setCurrentIndex(max(0, self.backend_box.findData(settings["backend"])))
         self.method_box.currentIndexChanged.connect(self._on_method_changed)
         self.backend_box.currentIndexChanged.connect(self._on_method_changed)
         self._on_method_changed()
 
     def _on_method_changed(self) -> None:
-        llm = self.method_box.currentData() == "llm"
-        server = self.backend_box.currentData() == "openai"
-        self.backend_box.setEnabled(llm)
-        self.model_edit.setEnabled(llm)
-        self.url_edit.setEnabled(llm and server)
-        self.key_edit.setEnabled(llm and server)
+        self.llm.enable(self.method_box.currentData() == "llm")
 
     def settings(self) -> dict:
-        return {
-            "method": self.method_box.currentData(),
-            "backend": self.backend_box.currentData(),
-            "model": self.model_edit.text().strip() or None,
-            "base_url": self.url_edit.text().strip() or None,
-            "api_key_env": self.key_edit.text().strip() or None,
-        }
+        return {"method": self.method_box.currentData(), **{k: v or None for k, v in self.llm.values().items()}}
 
 
 def attribution_work(project, book_id: int, settings: dict):
@@ -123,7 +101,7 @@ def attribution_work(project, book_id: int, settings: dict):
     return work
 
 
-class ReviewModel(QAbstractTableModel):
+class ReviewModel(RowsModel):
     """The review list as a table model: rows are drawn only when they come into view, so a
     long novel's thousands of quotations fill the list at once."""
 
@@ -131,31 +109,22 @@ class ReviewModel(QAbstractTableModel):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.items: list[ReviewItem] = []
         self.colours: dict[str, str] = {}
         self.edited: set[int] | frozenset[int] = frozenset()  # quotations corrected by hand
 
     def set_items(self, items: list[ReviewItem], colours: dict[str, str],
                   edited: set[int] | frozenset[int] = frozenset()) -> None:
-        self.beginResetModel()
-        self.items, self.colours, self.edited = items, colours, edited
-        self.endResetModel()
+        self.colours, self.edited = colours, edited
+        self.set_rows(items)
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008 (Qt API)
-        return 0 if parent.isValid() else len(self.items)
-
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008 (Qt API)
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802 (Qt API)
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section]
-        return None
+    @property
+    def items(self) -> list[ReviewItem]:
+        return self.rows
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or index.row() >= len(self.items):
+        item = self.row(index)
+        if item is None:
             return None
-        item = self.items[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
             if index.column() == 0:
                 if item.quotation_id in self.edited:
