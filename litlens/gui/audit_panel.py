@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from litlens.gui.lazy import WhenShown
-from litlens.gui.llm_form import LLMFields
+from litlens.gui.llm_form import LLMFields, ask_then_run
 from litlens.gui.state import BookState
 from litlens.gui.style import WrappedLabel, signals_blocked
 from litlens.gui.table_model import RowsModel
@@ -234,6 +234,8 @@ def audit_work(project, book_id: int, settings: dict[str, Any]):
     """The background work of one audit run (for ``TaskRunner.start``)."""
     from litlens.services.audit import run_audit
 
+    settings = {**DEFAULT_SETTINGS, **settings}
+
     def work(progress, cancelled):
         return run_audit(project, book_id, tuple(settings["probes"]), limit=settings["limit"],
                          chapter_tokens=settings["chapter_tokens"] or None, backend=settings["backend"],
@@ -266,18 +268,7 @@ def install_audit(window) -> None:
 
 def ask_and_audit(window, settings: dict | None = None) -> bool:
     """Show the settings dialog (unless ``settings`` are given) and start the run in the background."""
-    session = window.state.session
-    if session is None:
-        window.show_error("Open a book first.")
-        return False
-    if settings is None:
-        dialog = AuditDialog(window, window.audit_settings)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
-            return False
-        settings = dialog.settings()
-    window.audit_settings = {**DEFAULT_SETTINGS, **settings}
-    window.runner.start(TASK_NAME, audit_work(session.path, session.book_id, window.audit_settings))
-    return True
+    return ask_then_run(window, TASK_NAME, AuditDialog, "audit_settings", audit_work, settings)
 
 
 def _on_finished(window, name: str, result: object) -> None:

@@ -39,3 +39,23 @@ class LLMFields:
         """backend, model, base_url, api_key_env ("" when a field is empty)."""
         return {"backend": self.backend_box.currentData(), "model": self.model_edit.text().strip(),
                 "base_url": self.url_edit.text().strip(), "api_key_env": self.key_edit.text().strip()}
+
+
+def ask_then_run(window, task: str, dialog_class, settings_attr: str, make_work, settings: dict | None = None) -> bool:
+    """Show ``dialog_class`` with the window's last settings (unless ``settings`` are given), keep its
+    answer in ``window.<settings_attr>`` and start ``make_work(project, book_id, settings)`` in the
+    background as ``task``. False when no book is open or the dialog is cancelled."""
+    from PySide6.QtWidgets import QDialog
+
+    session = window.state.session
+    if session is None:
+        window.show_error("Open a book first.")
+        return False
+    if settings is None:
+        dialog = dialog_class(window, getattr(window, settings_attr))
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return False
+        settings = dialog.settings()
+    setattr(window, settings_attr, settings)
+    window.runner.start(task, make_work(session.path, session.book_id, settings))
+    return True

@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from litlens.gui.lazy import WhenShown
-from litlens.gui.llm_form import LLMFields
+from litlens.gui.llm_form import LLMFields, ask_then_run
 from litlens.gui.state import BookState, speaker_colours
 from litlens.gui.style import HUMAN_EDIT_COLOUR, WrappedLabel, signals_blocked
 from litlens.gui.table_model import RowsModel
@@ -359,18 +359,8 @@ def install_speakers(window) -> None:
 
 def ask_and_attribute(window, settings: dict | None = None) -> bool:
     """Show the settings dialog (unless ``settings`` are given) and start the run."""
-    session = window.state.session
-    if session is None:
-        window.show_error("Open a book first.")
-        return False
-    if settings is None:
-        dialog = AttributeDialog(window, window.attribution_settings)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
-            return False
-        settings = dialog.settings()
-    window.attribution_settings = settings
-    window.runner.start("Attributing speakers", attribution_work(session.path, session.book_id, settings))
-    return True
+    return ask_then_run(window, "Attributing speakers", AttributeDialog, "attribution_settings", attribution_work,
+                        settings)
 
 
 def _on_finished(window, name: str, result: object) -> None:
