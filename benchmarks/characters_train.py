@@ -53,7 +53,7 @@ PARAMS = {
 ROUNDS = 300
 UNMAPPED_WEIGHT = 0.3
 FLOORS = (0.0, 0.5)
-PERSON_GRID = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
+PERSON_GRID = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
 FOUND_SLACK = 1.0  # leaving entries out may cost at most this many points of found (pooled, %)
 
 

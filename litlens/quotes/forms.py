@@ -17,7 +17,7 @@ from litlens.quotes.names import (
     _ARTICLE_MIN, _ARTICLE_SHARE, _GAP_ONLY, _HONORIFIC_BEFORE, _HONORIFIC_NAME,
     _HONORIFIC_PAIR, _HONORIFIC_SPELLINGS, _LEADING_NON_NAME, _NAME_WORD, _NON_NAMES,
     _PARTICLES, _PLACE_SUFFIXES, _SPACE, _SPAN_WORD, _TAG_AFTER, _TAG_BEFORE, _TRAILING_TITLES,
-    _TextIndex, _WORD_START,
+    _TextIndex, _VOCATIVE, _WORD_START,
 )
 
 
@@ -29,6 +29,7 @@ class _Form:
     words: tuple[str, ...]
     ner: int = 0  # PERSON mentions that gave this form
     tags: int = 0  # speech tags that name it ("said Cecil", "the Hatter said")
+    vocatives: int = 0  # times it is addressed at the edge of a quotation ('"Yes, Lucy."')
     locative: int = 0  # occurrences after "at", "in", "to", ... (places)
     surfaces: Counter = field(default_factory=Counter)
     count: int = 0  # occurrences in the whole text (assigned by the scan)
@@ -137,13 +138,26 @@ def _surface(text: str, start: int, end: int) -> str:
 def _collect_forms(text: str, persons: list[EntityMention], scan: _TextIndex) -> dict:
     forms: dict[tuple[str, tuple[str, ...]], _Form] = {}
 
-    def add(key: tuple[str, tuple[str, ...]], surface: str, ner: bool, tag: bool = False) -> None:
+    def add(key: tuple[str, tuple[str, ...]], surface: str, ner: bool, tag: bool = False,
+            vocative: bool = False) -> None:
         form = forms.get(key)
         if form is None:
             form = forms[key] = _Form(hon=key[0], words=key[1])
         form.surfaces[surface] += 1
         form.ner += ner
         form.tags += tag
+        form.vocatives += vocative
+
+    # a name addressed in a quotation is someone spoken to: a person even if the NER missed it
+    for m in _VOCATIVE.finditer(text):
+        group = "open" if m.group("open") else "close"
+        words = _SPACE.split(m.group(group))
+        if len(words) > 1 and words[0].endswith(".") and words[0][:-1] in _HONORIFIC_SPELLINGS:
+            words[0] = words[0][:-1]
+        form = _make_form(words)
+        if form is not None:
+            surface = _surface(text, m.start(group), m.end(group)) if form[0] else " ".join(form[1])
+            add(form, surface, False, vocative=True)
 
     # speech tags name speakers the NER misses ("said Cecil") and those known by a
     # description ("said the Hatter", "the Colonel replied")
@@ -269,7 +283,7 @@ def _keep(key: tuple[str, tuple[str, ...]], form: _Form, scan: _TextIndex, name_
         plural = words[-1].endswith("s") and not words[-1].endswith("ss")  # "the Hindus"
         return form.tags >= 2 and not plural and (words[0] in _HONORIFIC_SPELLINGS or all(
             scan.lower_count(w) <= scan.capitalised_mid[w] for w in words))
-    if not hon and form.ner == 0 and form.tags < 2:
+    if not hon and form.ner == 0 and form.tags + form.vocatives < 2:
         return False
     if any(w in _NON_NAMES for w in words if len(words) == 1 or not hon):
         if len(words) == 1 or all(w in _NON_NAMES for w in words):

@@ -218,6 +218,10 @@ _TAG_BEFORE = re.compile(
     rf"(?:(?P<the>\b[Tt]he{_GAP})|(?<![A-Za-z.]{{2}}\.)\b)"
     rf"(?P<name>{_TITLED_RUN}){_GAP}(?:{_SPEECH_VERBS})\b"
 )
+# a name addressed at the edge of a quotation: '"Perdita, come here."', '"Yes, Mr. Vyse!"'
+_VOCATIVE = re.compile(
+    rf'(?:["“][ \t]*(?P<open>{_TITLED_RUN})(?=,)|,{_GAP}(?P<close>{_TITLED_RUN})[.!?]+["”])'
+)
 _HONORIFIC_BEFORE = re.compile(rf"\b(?P<hon>{_HON_ALT})\.?{_GAP}$")
 _SPAN_WORD = re.compile(rf"[{_UP}{_LO}][{_UP}{_LO}'’\-]*\.?|\S")
 _WORD = re.compile(rf"[{_UP}{_LO}]+(?:['’-][{_UP}{_LO}]+)*")

@@ -14,7 +14,8 @@ mentions inside quoted speech and after "at", "in", "to", ... (places); pronoun 
 mention; how its words are written elsewhere in the book (in lower case, after "the" or
 "a", at sentence starts only, before a place word such as "Street"); how widely it is
 spread through the book and how many other entries are named near it; whether its words
-are part of a more mentioned entry's name. An entry that speaks is never left out.
+are part of a more mentioned entry's name. An entry that speaks or is addressed in a
+quotation is never left out.
 """
 
 from __future__ import annotations
@@ -94,11 +95,11 @@ def entry_rows(found: Found, quotations: list | None = None) -> np.ndarray:
 
 
 def speakers(found: Found, quotations: list | None = None) -> list[bool]:
-    """Entries that speak: the subject of a speech verb ("said Mrs. Long") or the speaker a
-    detected quotation names. They stay whatever the classifier says (nobody who speaks
-    is missing)."""
+    """Entries that speak or are spoken to: the subject of a speech verb ("said Mrs. Long"),
+    the speaker a detected quotation names, or a name addressed in a quotation ('"Yes,
+    Lucy."'). They stay whatever the classifier says (nobody who speaks is missing)."""
     named: set[str] = {_normal(q.speaker) for q in quotations or [] if getattr(q, "speaker", None)}
-    return [any(f.tags for f in e.forms) or any(_form_keys(f) & named for f in e.forms)
+    return [any(f.tags or f.vocatives for f in e.forms) or any(_form_keys(f) & named for f in e.forms)
             for e in found.entities if e.forms]
 
 

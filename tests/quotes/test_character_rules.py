@@ -170,3 +170,19 @@ def test_characters_a_one_off_full_name_does_not_make_a_character_of_its_last_wo
     characters = discover_characters(COUNTRY, mentions(COUNTRY, "Aziz", "Fielding", "Himalayan India"))
     assert owner(characters, "India") is None
     assert owner(characters, "Aziz") is not None
+
+
+# Nobody who speaks is missing: a name only ever addressed in quotations (the NER missed it).
+ADDRESSED = """"Perdita, come here," said her mother. The girl ran across the lawn.
+"Yes, Perdita." Her mother smiled, and she took the basket.
+"Well, Mr. Vyse!" cried the boy. Perdita laughed at him.
+"Oh, pray tell me," she said. "Good night, Sir."
+"""
+
+
+def test_characters_a_name_addressed_in_quotations_is_a_character():
+    for found in (discover_characters(ADDRESSED, []), discover_with_model(ADDRESSED, [])):
+        perdita = owner(found, "Perdita")
+        assert perdita is not None and perdita.mention_count == 3
+        assert owner(found, "Mr. Vyse") is not None  # addressed once, with a title
+        assert owner(found, "Sir") is None and owner(found, "Oh") is None
