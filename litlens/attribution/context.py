@@ -67,6 +67,7 @@ _GENERIC_HEADS = {"man", "woman", "voice", "person", "one", "other", "people", "
                   "gentleman", "child", "stranger", "figure", "creature", "thing", "party"}
 _DETERMINERS = ("the", "a", "an")
 MIN_LINK_MENTIONS = 2  # a bare-name entry is linked only to fuller characters named at least this often
+LINK_SHARE = 10  # ... and at least 1/LINK_SHARE as often as the bare name itself
 
 
 # A noun cue's subject often goes on after the cue's last word: "said the gentleman in
@@ -401,13 +402,17 @@ class AliasScanner:
                 if len(words) >= 2 and head not in _HONORIFIC_WORDS and head not in _GENERIC_HEADS:
                     heads.setdefault(head, set()).add(ci)
         self.heads = {k: tuple(sorted(v)) for k, v in heads.items() if len(v) == 1}
-        # A fuller name the book uses once is no reason to share a bare name with it (a
-        # misread "Miss Lucy Honeychurch Drive" beside "Lucy"): with the book at hand, a
-        # link needs the fuller character named by a form of its own at least twice.
+        # A fuller name the book seldom uses is no reason to share a bare name with it (a
+        # misread "Miss Lucy Honeychurch Drive", "Miss Lucy" five times, beside "Lucy" used
+        # 458 times): with the book at hand, a link needs the fuller character named by
+        # forms of its own at least twice and at least a tenth as often as the bare name.
         if self.linked and names is not None:
-            solo = Counter(owners[0] for _, _, owners in self.scan(names.text) if len(owners) == 1)
+            found = self.scan(names.text)
+            solo = Counter(owners[0] for _, _, owners in found if len(owners) == 1)
+            shared = Counter(ci for _, _, owners in found for ci in owners)
             for ci, fuller in list(self.linked.items()):
-                weak = {fi for fi in fuller if solo[fi] < MIN_LINK_MENTIONS}
+                least = max(MIN_LINK_MENTIONS, shared[ci] / LINK_SHARE)
+                weak = {fi for fi in fuller if solo[fi] < least}
                 if not weak:
                     continue
                 for key in {normalise_alias(a) for a in [characters[ci].name, *characters[ci].aliases]}:

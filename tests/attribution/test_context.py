@@ -476,3 +476,9 @@ def test_a_bare_name_is_linked_only_to_a_fuller_name_the_book_uses_more_than_onc
     text = "Lucy came in. " * 5 + "Miss Lucy Honeychurch Drive was there. " * full_mentions
     scanner = AliasScanner(chars, Names(text, None))
     assert scanner.match("Lucy") == owners
+
+
+def test_a_bare_name_used_far_more_than_the_fuller_one_stays_its_own():
+    chars = [Character("Lucy", ["Lucy"], "female"), Character("Miss Lucy Honeychurch Drive", ["Miss Lucy Honeychurch Drive", "Miss Lucy"], "female")]
+    text = "Lucy came in. " * 50 + "Miss Lucy was there. " * 3
+    assert AliasScanner(chars, Names(text, None)).match("Lucy") == (0,)
