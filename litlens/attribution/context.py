@@ -66,7 +66,6 @@ _TITLE_GENDER = {**dict.fromkeys("mr sir lord monsieur signor herr master".split
 _GENERIC_HEADS = {"man", "woman", "voice", "person", "one", "other", "people", "fellow", "girl", "boy", "lady",
                   "gentleman", "child", "stranger", "figure", "creature", "thing", "party"}
 _DETERMINERS = ("the", "a", "an")
-_NARRATOR_ALIASES = {"_narr", "narr", "narrator", "the narrator"}
 MIN_LINK_MENTIONS = 2  # a bare-name entry is linked only to fuller characters named at least this often
 LINK_SHARE = 10  # ... and at least 1/LINK_SHARE as often as the bare name itself
 
@@ -707,13 +706,6 @@ def build_context(
     if first_person > 0.5 and characters:
         ranked = sorted(range(len(characters)), key=lambda ci: -(narrator_score[ci] * math.log1p(addressed[ci])))
         narrator = ranked[0]
-    # A list that says who narrates (PDNC marks the narrator with the alias "_narr" or
-    # "Narrator") is believed, in a first-person book or not: "said I" then has its speaker
-    # among the candidates even when the narrator only frames the story.
-    marked = [ci for ci, c in enumerate(characters)
-              if {normalise_alias(a) for a in [c.name, *c.aliases]} & _NARRATOR_ALIASES]
-    if len(marked) == 1:
-        narrator = marked[0]
     return BookContext(
         first_person=first_person,
         narrator_score=narrator_score,

@@ -483,10 +483,3 @@ def test_a_bare_name_used_far_more_than_the_fuller_one_stays_its_own():
     text = "Lucy came in. " * 50 + "Miss Lucy was there. " * 3
     assert AliasScanner(chars, Names(text, None)).match("Lucy") == (0,)
 
-
-def test_a_list_entry_marked_as_the_narrator_is_the_narrator_in_any_book():
-    chars = [Character("Pooh", ["Pooh"], "male"), Character("_narr", ["_narr", "Narrator"], "unknown")]
-    text = "Pooh went home and sat down. " * 40 + "\n\n\u201cWhat about a story?\u201d said Pooh.\n\n\u201cWhat about it?\u201d said I.\n"
-    ctx = build_context(text, find_paragraphs(text), _quotes(text, ["What about a story?", "What about it?"]), chars)
-    assert ctx.first_person < 0.5 and ctx.narrator == 1
-    assert all(1 in cands for cands in candidates(ctx))  # "said I" has its speaker among the candidates
