@@ -482,4 +482,3 @@ def test_a_bare_name_used_far_more_than_the_fuller_one_stays_its_own():
     chars = [Character("Lucy", ["Lucy"], "female"), Character("Miss Lucy Honeychurch Drive", ["Miss Lucy Honeychurch Drive", "Miss Lucy"], "female")]
     text = "Lucy came in. " * 50 + "Miss Lucy was there. " * 3
     assert AliasScanner(chars, Names(text, None)).match("Lucy") == (0,)
-
