@@ -222,6 +222,8 @@ _TAG_BEFORE = re.compile(
 _VOCATIVE = re.compile(
     rf'(?:["“][ \t]*(?P<open>{_TITLED_RUN})(?=,)|,{_GAP}(?P<close>{_TITLED_RUN})[.!?]+["”])'
 )
+# addressed at the end of a quoted segment that goes on after a tag ('"Good morning, Mr. Darcy,"')
+_VOCATIVE_MID = re.compile(rf',{_GAP}(?P<name>{_TITLED_RUN}),["”]')
 _HONORIFIC_BEFORE = re.compile(rf"\b(?P<hon>{_HON_ALT})\.?{_GAP}$")
 _SPAN_WORD = re.compile(rf"[{_UP}{_LO}][{_UP}{_LO}'’\-]*\.?|\S")
 _WORD = re.compile(rf"[{_UP}{_LO}]+(?:['’-][{_UP}{_LO}]+)*")
