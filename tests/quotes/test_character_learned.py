@@ -4,26 +4,17 @@ the shipped model on small hand-built texts."""
 from __future__ import annotations
 
 import json
-import re
 
 import numpy as np
 import pytest
 
-from litlens.model import EntityMention
 from litlens.quotes.aliases import Found, _Entity
 from litlens.quotes.characters import discover_characters, find_entities
 from litlens.quotes.forms import _Form
 from litlens.quotes.learned import MODEL_FILE, CharacterModel, CharacterModelError, Decision, default_model
 from litlens.quotes.people import KEEP_FEATURES, entry_rows
 from litlens.quotes.same_person import FEATURES, join_pairs, pair_rows
-
-
-def mentions(text: str, *names: str) -> list[EntityMention]:
-    found = []
-    for name in names:
-        for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text):
-            found.append(EntityMention(m.start(), m.end(), m.group()))
-    return sorted(found, key=lambda e: e.start)
+from tests.quotes.conftest import mentions
 
 
 def entity(*words: str, hon: str = "", count: int = 5) -> _Entity:

@@ -9,17 +9,9 @@ from __future__ import annotations
 
 import re
 
-from litlens.model import Character, EntityMention, Quotation
+from litlens.model import Character, Quotation
 from litlens.quotes.characters import discover_characters as discover_with_model
-
-
-def mentions(text: str, *names: str) -> list[EntityMention]:
-    """Hand-made PERSON mentions: every whole-word occurrence of each name."""
-    found = []
-    for name in names:
-        for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text):
-            found.append(EntityMention(m.start(), m.end(), m.group()))
-    return sorted(found, key=lambda e: e.start)
+from tests.quotes.conftest import mentions
 
 
 def discover_characters(*args, **kwargs):
@@ -27,7 +19,6 @@ def discover_characters(*args, **kwargs):
     novels, are tested in test_character_learned.py)."""
     kwargs.setdefault("model", None)
     return discover_with_model(*args, **kwargs)
-
 
 
 def owner(characters: list[Character], alias: str) -> Character | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import time
 from pathlib import Path
 
@@ -11,6 +10,7 @@ import pytest
 from litlens.model import Character, EntityMention, Quotation
 from litlens.quotes.characters import count_mentions
 from litlens.quotes.characters import discover_characters as discover_with_model
+from tests.quotes.conftest import mentions
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 PDNC_PRIDE = SHARED / "data" / "pdnc" / "PrideAndPrejudice" / "novel_text.txt"
@@ -21,16 +21,6 @@ def discover_characters(*args, **kwargs):
     novels, are tested in test_character_learned.py)."""
     kwargs.setdefault("model", None)
     return discover_with_model(*args, **kwargs)
-
-
-
-def mentions(text: str, *names: str) -> list[EntityMention]:
-    """Hand-made PERSON mentions: every whole-word occurrence of each name."""
-    found = []
-    for name in names:
-        for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text):
-            found.append(EntityMention(m.start(), m.end(), m.group()))
-    return sorted(found, key=lambda e: e.start)
 
 
 def by_alias(characters: list[Character], alias: str) -> Character:
