@@ -30,6 +30,7 @@ class _Form:
     ner: int = 0  # PERSON mentions that gave this form
     tags: int = 0  # speech tags that name it ("said Cecil", "the Hatter said")
     vocatives: int = 0  # times it is addressed at the edge of a quotation ('"Yes, Lucy."')
+    addressed: int = 0  # times it is addressed before a tag interrupts ('"Well, Lucy," she said')
     locative: int = 0  # occurrences after "at", "in", "to", ... (places)
     surfaces: Counter = field(default_factory=Counter)
     count: int = 0  # occurrences in the whole text (assigned by the scan)
@@ -222,14 +223,15 @@ def _collect_forms(text: str, persons: list[EntityMention], scan: _TextIndex) ->
             add(form, _surface(text, start, end) if form[0] else " ".join(form[1]), True)
     # a name addressed at the end of a segment the tag interrupts ('"Good morning, Mr. Darcy,"
     # said Elizabeth') is spoken to; it only confirms a form found otherwise, since such a
-    # comma also closes clauses that address nobody
+    # comma also closes clauses that address nobody, so it is counted apart from the
+    # vocatives the name rules read
     for m in _VOCATIVE_MID.finditer(text):
         words = _SPACE.split(m.group("name"))
         if len(words) > 1 and words[0].endswith(".") and words[0][:-1] in _HONORIFIC_SPELLINGS:
             words[0] = words[0][:-1]
         form = _make_form(words)
         if form is not None and form in forms:
-            forms[form].vocatives += 1
+            forms[form].addressed += 1
     return forms
 
 

@@ -99,7 +99,7 @@ def speakers(found: Found, quotations: list | None = None) -> list[bool]:
     the speaker a detected quotation names, or a name addressed in a quotation ('"Yes,
     Lucy."'). They stay whatever the classifier says (nobody who speaks is missing)."""
     named: set[str] = {_normal(q.speaker) for q in quotations or [] if getattr(q, "speaker", None)}
-    return [any(f.tags or f.vocatives for f in e.forms) or any(_form_keys(f) & named for f in e.forms)
+    return [any(f.tags or f.vocatives or f.addressed or _form_keys(f) & named for f in e.forms)
             for e in found.entities if e.forms]
 
 
