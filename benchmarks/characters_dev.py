@@ -18,6 +18,9 @@ who speak at least 10 quotations (placeholders such as ``_group`` excluded):
   discovered characters, each novel scored by a CPU ranker trained (gold quotations and
   characters) on the other folds of the same 5-fold leave-novels-out split as the CLI
   (novel i in fold i mod 5). Fold models are cached too: they do not depend on discovery.
+  ``--fold-rankers DIR`` reads them instead from ``DIR/fold<i>.zip``, written by
+  ``litlens train attributor --novels <the other folds' novels>`` (the full shipped
+  ranker; the pickled cache is the same ranker trained in this process).
 
 Discovery runs as shipped (name rules, then the learned steps with
 ``resources/characters_model.json``, which saw all 20 novels: in-sample); ``--rules-only``
@@ -205,15 +208,25 @@ def structure_for(novel: Path, text: str, cache_dir: Path):
     return pickle.loads(cache.read_bytes())
 
 
-def fold_ranker(novel: Path, cache_dir: Path):
-    """The CPU ranker of the CLI's 5-fold split that never saw ``novel`` (cached)."""
+def fold_of(novel: Path) -> int:
+    """The novel's fold in the CLI's split (novel i of the sorted folder in fold i mod 5)."""
+    return [d.name for d in sorted(p for p in PDNC.iterdir() if p.is_dir())].index(novel.name) % FOLDS
+
+
+def fold_ranker(novel: Path, cache_dir: Path, rankers: Path | None = None):
+    """The CPU ranker of the CLI's 5-fold split that never saw ``novel`` (cached), or the
+    one read from ``rankers/fold<i>.zip``."""
     import pickle
 
     from litlens.attribution.ranker import train_ranker
     from litlens.services.attribution import load_novel
 
     dirs = sorted(p for p in PDNC.iterdir() if p.is_dir())
-    fold = [d.name for d in dirs].index(novel.name) % FOLDS
+    fold = fold_of(novel)
+    if rankers is not None:
+        from litlens.attribution.cpu import load_model
+
+        return load_model(rankers / f"fold{fold}.zip")
     cache = cache_dir / "folds" / f"fold{fold}.pkl"
     if not cache.exists():
         train = [d for i, d in enumerate(dirs) if i % FOLDS != fold]
@@ -264,7 +277,8 @@ def score_characters(characters: list, gold: list, gold_chars: list) -> dict:
     }
 
 
-def evaluate(novel: Path, cache_dir: Path, e2e: bool = False, show: int = 0, model="default") -> dict:
+def evaluate(novel: Path, cache_dir: Path, e2e: bool = False, show: int = 0, model="default",
+             rankers: Path | None = None) -> dict:
     """The four figures of issue 44 (and, with ``e2e``, the end-to-end speaker accuracy).
 
     ``model``: the learned steps discovery uses ("default": the bundled
@@ -291,7 +305,7 @@ def evaluate(novel: Path, cache_dir: Path, e2e: bool = False, show: int = 0, mod
     result = {"novel": novel.name, **score_characters(characters, gold, gold_chars), "seconds": round(seconds, 2)}
     to_gold = map_discovered_to_gold(characters, gold_chars)
     if e2e:
-        ranker = fold_ranker(novel, cache_dir)
+        ranker = fold_ranker(novel, cache_dir, rankers)
         context = build_context(text, structure.paragraphs, detected, characters, None,
                                 [c.start for c in structure.chapters])
         predictions = ranker.predict(prepare(novel.name, context, []))
@@ -341,6 +355,11 @@ def main() -> None:
     parser.add_argument("--aliases", action="store_true", help="the older alias-precision table instead")
     parser.add_argument("--rules-only", action="store_true",
                         help="discover with the name rules alone (no learned steps)")
+    parser.add_argument("--fold-rankers", type=Path, metavar="DIR",
+                        help="--e2e: read each fold's ranker from DIR/fold<i>.zip (litlens train attributor --novels)")
+    parser.add_argument("--cv-characters", type=Path, metavar="DIR",
+                        help="discover with DIR/fold<i>.json, the fold's learned steps that never saw the novel "
+                             "(characters_train.py --fold-models DIR)")
     parser.add_argument("--show", type=int, default=0, help="print the top N discovered characters")
     parser.add_argument("--verbose", action="store_true", help="print misses, splits and wrong genders")
     parser.add_argument("--json", type=Path, help="write per-novel and pooled figures to this file")
@@ -354,7 +373,12 @@ def main() -> None:
     for novel in novels:
         if args.show:
             print(f"== {novel.name}")
-        r = evaluate(novel, args.cache_dir, args.e2e, args.show, None if args.rules_only else "default")
+        model = None if args.rules_only else "default"
+        if args.cv_characters:
+            from litlens.quotes.learned import CharacterModel
+
+            model = CharacterModel.load(args.cv_characters / f"fold{fold_of(novel)}.json")
+        r = evaluate(novel, args.cache_dir, args.e2e, args.show, model, args.fold_rankers)
         results.append(r)
         print(row(r), flush=True)
         if args.verbose:

@@ -53,7 +53,7 @@ PARAMS = {
 ROUNDS = 300
 UNMAPPED_WEIGHT = 0.3
 FLOORS = (0.0, 0.5)
-PERSON_GRID = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
+PERSON_GRID = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 FOUND_SLACK = 1.0  # leaving entries out may cost at most this many points of found (pooled, %)
 
 
@@ -154,6 +154,9 @@ def main() -> None:
     parser.add_argument("--cache-dir", type=Path, default=Path("/tmp/litlens_chars"))
     parser.add_argument("--out", type=Path, help="write the models trained on all novels here")
     parser.add_argument("--json", type=Path, help="write the CV figures here")
+    parser.add_argument("--fold-models", type=Path, metavar="DIR",
+                        help="also write each fold's models (trained on the other folds, with the chosen "
+                             "thresholds) as DIR/fold<i>.json, for end-to-end CV (characters_dev.py --cv-characters)")
     args = parser.parse_args()
     novels = sorted(p for p in PDNC.iterdir() if p.is_dir())
     t0 = time.perf_counter()
@@ -216,6 +219,16 @@ def main() -> None:
                        "entries": person_cv}}
         args.out.write_text(CharacterModel(same, person, meta).to_json() + "\n")
         print(f"wrote {args.out}")
+    if args.fold_models:
+        args.fold_models.mkdir(parents=True, exist_ok=True)
+        for fold in range(FOLDS):
+            train_books = [b for i, b in enumerate(books) if i % FOLDS != fold]
+            same = Decision(train(train_books, "rows", "labels", "weights"), threshold, floor)
+            person = Decision(train(train_books, "entry_rows", "entry_labels", None), person_threshold) \
+                if person_threshold is not None else None
+            meta = {"trained_on": [b["name"] for b in train_books], "fold": fold}
+            (args.fold_models / f"fold{fold}.json").write_text(CharacterModel(same, person, meta).to_json() + "\n")
+        print(f"wrote {FOLDS} fold models to {args.fold_models}")
 
 
 if __name__ == "__main__":

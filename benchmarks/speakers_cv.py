@@ -10,7 +10,12 @@ acts; the shipped attributor's figures come from `litlens eval attribution` (see
 docs/benchmarks.md). Each wrong quotation is sorted by cause (see docs/speakers.md).
 
 Usage:  .venv/bin/python benchmarks/speakers_cv.py [--pdnc ../shared/data/pdnc] [--setting gold|e2e]
-            [--described] [--out /tmp/speakers_gold.jsonl]
+            [--described] [--out /tmp/speakers_gold.jsonl] [--fold-models DIR [--cv-characters DIR]]
+``--fold-models DIR`` scores with the full attributor instead: ``DIR/fold<i>.zip`` written by
+``benchmarks/attribution_folds.py train`` (``litlens train attributor`` on the other folds);
+end to end, ``--cv-characters DIR`` discovers each novel with the fold's learned character
+steps (``characters_train.py --fold-models``) and the cached spaCy pass of
+``characters_dev.py``. ``--causes-json FILE`` writes the errors by cause per novel.
 ``--described`` adds, end to end, a minor character for each description noun cues use
 for a speaker the discovered list lacks (litlens.attribution.context.described_characters).
 Prints the accuracy per novel and pooled (all / explicit / other) and the errors by cause.
@@ -26,6 +31,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
 
 import numpy as np  # noqa: E402
 
@@ -84,8 +90,9 @@ def predict(model, turns, book) -> list[int | None]:
     return [max(d, key=d.get) if d else None for d in dists]
 
 
-def load_e2e(novel_dir: Path, described: bool):
-    novel = service.load_novel(novel_dir, quotes="detected", characters="discovered")
+def load_e2e(novel_dir: Path, described: bool, model: object = "default", structure=None):
+    novel = service.load_novel(novel_dir, quotes="detected", characters="discovered", character_model=model,
+                               structure=structure)
     if described:
         extra = described_characters(novel.prepared.context)
         if extra:
@@ -96,7 +103,8 @@ def load_e2e(novel_dir: Path, described: bool):
 
             service.build_context = with_extra
             try:
-                novel = service.load_novel(novel_dir, quotes="detected", characters="discovered")
+                novel = service.load_novel(novel_dir, quotes="detected", characters="discovered",
+                                           character_model=model, structure=structure)
             finally:
                 service.build_context = original
             novel.characters = novel.characters + extra
@@ -192,16 +200,40 @@ def main() -> None:
     parser.add_argument("--setting", choices=("gold", "e2e"), default="gold")
     parser.add_argument("--described", action="store_true")
     parser.add_argument("--out", default=None, help="write one JSON line per scored quotation")
+    parser.add_argument("--fold-models", type=Path, help="score with DIR/fold<i>.zip, the full attributor of each fold")
+    parser.add_argument("--cv-characters", type=Path, help="e2e: the fold's learned character steps, DIR/fold<i>.json")
+    parser.add_argument("--cache-dir", type=Path, default=Path("/tmp/litlens_chars"),
+                        help="e2e with --cv-characters: the spaCy pass cache of characters_dev.py")
+    parser.add_argument("--causes-json", type=Path, help="write the errors by cause, per novel and pooled")
     args = parser.parse_args()
     dirs = pdnc_novel_dirs(args.pdnc)
     gold = {d.name: service.load_novel(d) for d in dirs}
     recs: list[dict] = []
     for f in range(FOLDS):
         test = [d for i, d in enumerate(dirs) if i % FOLDS == f]
-        model, turns = fit([gold[d.name].prepared for d in dirs if d not in test])
+        if args.fold_models:
+            from litlens.attribution.cpu import load_model
+
+            ranker = load_model(args.fold_models / f"fold{f}.zip")
+        else:
+            model, turns = fit([gold[d.name].prepared for d in dirs if d not in test])
         for d in test:
-            novel = gold[d.name] if args.setting == "gold" else load_e2e(d, args.described)
-            recs.extend(records(novel, predict(model, turns, novel.prepared)))
+            if args.setting == "gold":
+                novel = gold[d.name]
+            elif args.cv_characters:
+                from characters_dev import structure_for
+                from litlens.quotes.learned import CharacterModel
+                from litlens.text.ingest import read_book
+
+                structure, _ = structure_for(d, read_book(d / "novel_text.txt").text, args.cache_dir)
+                novel = load_e2e(d, args.described, CharacterModel.load(args.cv_characters / f"fold{f}.json"), structure)
+            else:
+                novel = load_e2e(d, args.described)
+            if args.fold_models:
+                speakers = [best for best, _ in ranker.predict(novel.prepared)]
+            else:
+                speakers = predict(model, turns, novel.prepared)
+            recs.extend(records(novel, speakers))
             print(f"fold {f + 1}: {d.name}", file=sys.stderr, flush=True)
     if args.out:
         Path(args.out).write_text("".join(json.dumps(r) + "\n" for r in recs))
@@ -218,6 +250,11 @@ def main() -> None:
     causes = Counter(cause(r) for r in recs if not r["ok"])
     for c, n in causes.most_common():
         print(f"{n:6d}  {c}")
+    if args.causes_json:
+        per = {name: {"scored": len(rs), "wrong": sum(not r["ok"] for r in rs),
+                      "causes": dict(Counter(cause(r) for r in rs if not r["ok"]).most_common())}
+               for name, rs in [*sorted(by_novel.items()), ("POOLED", recs)]}
+        args.causes_json.write_text(json.dumps(per, indent=1) + "\n")
 
 
 if __name__ == "__main__":

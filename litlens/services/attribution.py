@@ -207,15 +207,22 @@ def check_eval_inputs(quotes: str, characters: str) -> None:
         raise LitLensError(f"--characters must be gold or discovered, not {characters!r}")
 
 
-def load_novel(novel_dir: Path, *, quotes: str = "gold", characters: str = "gold") -> Novel:
-    """Read a PDNC novel and prepare it for attribution (spaCy runs only for detected/discovered)."""
+def load_novel(novel_dir: Path, *, quotes: str = "gold", characters: str = "gold",
+               character_model: object = "default", structure: Structure | None = None) -> Novel:
+    """Read a PDNC novel and prepare it for attribution (spaCy runs only for detected/discovered).
+
+    ``character_model`` is the learned step of discovery (see
+    :func:`~litlens.quotes.characters.discover_characters`; a cross-validation passes the
+    fold's model); ``structure`` an NLP pass of the text made earlier (else it is run).
+    """
     check_eval_inputs(quotes, characters)
     raw = read_book(novel_dir / "novel_text.txt")
     text = raw.text
     gold = sorted(read_pdnc_quotations(novel_dir / "quotation_info.csv"), key=lambda q: (q.start, q.end))
     gold_chars = read_pdnc_characters(novel_dir / "character_info.csv")
     need = quotes == "detected" or characters == "discovered"
-    structure = _structure(text, need)
+    if structure is None or not need:
+        structure = _structure(text, need)
     quotations = gold
     if quotes == "detected":
         quotations = sorted(
@@ -225,7 +232,7 @@ def load_novel(novel_dir: Path, *, quotes: str = "gold", characters: str = "gold
         chars = gold_chars
         char_to_gold: list[int | None] = list(range(len(gold_chars)))
     else:
-        chars = discover_characters(text, structure.persons, quotations)
+        chars = discover_characters(text, structure.persons, quotations, model=character_model)  # type: ignore[arg-type]
         char_to_gold = map_discovered_to_gold(chars, gold_chars)
     context = build_context(text, structure.paragraphs, quotations, chars, None, [c.start for c in structure.chapters])
     labels: list[int | None] = []
