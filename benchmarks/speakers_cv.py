@@ -214,6 +214,9 @@ def main() -> None:
         if args.fold_models:
             from litlens.attribution.cpu import load_model
 
+            if not (args.fold_models / f"fold{f}.zip").is_file():
+                print(f"fold {f + 1}: no {args.fold_models / f'fold{f}.zip'} yet, left out", file=sys.stderr)
+                continue
             ranker = load_model(args.fold_models / f"fold{f}.zip")
         else:
             model, turns = fit([gold[d.name].prepared for d in dirs if d not in test])

@@ -77,3 +77,26 @@ def test_cli_train_attributor_writes_a_usable_model(small_pdnc, tmp_path):
         capture_output=True, text=True, check=True,
     )
     assert load_model(out).trained_on == ["DaisyMiller", "TheAwakening"]
+
+
+def test_load_novel_reuses_a_given_nlp_pass_and_the_character_model_it_is_given(small_pdnc, monkeypatch):
+    # The fold-by-fold CV (benchmarks/attribution_folds.py) passes each fold's character model
+    # and a cached spaCy pass; neither may be replaced behind its back.
+    from litlens.services import attribution as service
+    from litlens.text import build_structure
+    from litlens.text.ingest import read_book
+
+    novel_dir = small_pdnc / "DaisyMiller"
+    structure = build_structure(read_book(novel_dir / "novel_text.txt").text)
+
+    def no_second_pass(text):
+        raise AssertionError("the NLP pass ran again")
+
+    monkeypatch.setattr(service, "build_structure", no_second_pass)
+    rules = service.load_novel(novel_dir, quotes="detected", characters="discovered", character_model=None,
+                               structure=structure)
+    learned = service.load_novel(novel_dir, quotes="detected", characters="discovered", structure=structure)
+    assert rules.quotations == learned.quotations and rules.quotations
+    # the learned steps only join entries and leave some out: never more entries than the rules
+    assert 0 < len(learned.characters) < len(rules.characters)
+    assert {"Winterbourne"} <= {c.name for c in learned.characters}
