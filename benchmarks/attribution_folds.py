@@ -39,7 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from characters_dev import FOLDS, PDNC, fold_of, structure_for  # noqa: E402
+from characters_dev import FOLDS, PDNC, fold_discovery, fold_of  # noqa: E402
 
 from litlens.attribution.cpu import load_model  # noqa: E402
 from litlens.attribution.evaluate import score_rows  # noqa: E402
@@ -60,9 +60,6 @@ def train(out: Path, folds: list[int]) -> None:
 
 
 def score(models: Path, setting: str, cv_characters: Path | None, cache_dir: Path, only: list[str] | None) -> dict:
-    from litlens.quotes.learned import CharacterModel
-    from litlens.text.ingest import read_book
-
     per_novel, rows_all = {}, []
     given_all = nonchar_all = 0
     for d in novels():
@@ -73,15 +70,14 @@ def score(models: Path, setting: str, cv_characters: Path | None, cache_dir: Pat
         if setting == "gold":
             novel = load_novel(d)
         else:
-            structure, _ = structure_for(d, read_book(d / "novel_text.txt").text, cache_dir)
-            model = CharacterModel.load(cv_characters / f"fold{fold}.json") if cv_characters else "default"
+            structure, model = fold_discovery(d, cv_characters, cache_dir)
             novel = load_novel(d, quotes="detected", characters="discovered", character_model=model,
                                structure=structure)
         ranker = load_model(models / f"fold{fold}.zip")
         result = score_novel(novel, ranker)
         figures = score_rows(result.rows)
         if setting != "gold":
-            given = [best for best, _ in ranker.predict(novel.prepared) if best is not None]
+            given = [best for best in result.speakers if best is not None]
             nonchar = sum(novel.char_to_gold[b] is None for b in given)
             figures["nonchar"] = round(nonchar / len(given), 4) if given else None
             given_all += len(given)

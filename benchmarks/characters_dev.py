@@ -213,6 +213,17 @@ def fold_of(novel: Path) -> int:
     return [d.name for d in sorted(p for p in PDNC.iterdir() if p.is_dir())].index(novel.name) % FOLDS
 
 
+def fold_discovery(novel: Path, cv_characters: Path | None, cache_dir: Path):
+    """The cached NLP pass of ``novel`` and the learned character steps to discover it with:
+    its fold's (``cv_characters/fold<i>.json``, trained without it), or the shipped ones."""
+    from litlens.quotes.learned import CharacterModel
+    from litlens.text.ingest import read_book
+
+    structure, _ = structure_for(novel, read_book(novel / "novel_text.txt").text, cache_dir)
+    model = CharacterModel.load(cv_characters / f"fold{fold_of(novel)}.json") if cv_characters else "default"
+    return structure, model
+
+
 def fold_ranker(novel: Path, cache_dir: Path, rankers: Path | None = None):
     """The CPU ranker of the CLI's 5-fold split that never saw ``novel`` (cached), or the
     one read from ``rankers/fold<i>.zip``."""
@@ -373,11 +384,7 @@ def main() -> None:
     for novel in novels:
         if args.show:
             print(f"== {novel.name}")
-        model = None if args.rules_only else "default"
-        if args.cv_characters:
-            from litlens.quotes.learned import CharacterModel
-
-            model = CharacterModel.load(args.cv_characters / f"fold{fold_of(novel)}.json")
+        model = None if args.rules_only else fold_discovery(novel, args.cv_characters, args.cache_dir)[1]
         r = evaluate(novel, args.cache_dir, args.e2e, args.show, model, args.fold_rankers)
         results.append(r)
         print(row(r), flush=True)

@@ -224,12 +224,10 @@ def main() -> None:
             if args.setting == "gold":
                 novel = gold[d.name]
             elif args.cv_characters:
-                from characters_dev import structure_for
-                from litlens.quotes.learned import CharacterModel
-                from litlens.text.ingest import read_book
+                from characters_dev import fold_discovery
 
-                structure, _ = structure_for(d, read_book(d / "novel_text.txt").text, args.cache_dir)
-                novel = load_e2e(d, args.described, CharacterModel.load(args.cv_characters / f"fold{f}.json"), structure)
+                structure, model = fold_discovery(d, args.cv_characters, args.cache_dir)
+                novel = load_e2e(d, args.described, model, structure)
             else:
                 novel = load_e2e(d, args.described)
             if args.fold_models:

@@ -31,6 +31,7 @@ from litlens.errors import InputFileError, LitLensError
 from litlens.model import Cancelled, Character, Progress, Quotation, Structure
 from litlens.quotes.characters import discover_characters
 from litlens.quotes.detect import detect_quotations
+from litlens.quotes.learned import CharacterModel
 from litlens.quotes.pdnc import read_pdnc_characters, read_pdnc_quotations
 from litlens.resources import RESOURCES
 from litlens.services.books import resolve_book
@@ -208,7 +209,7 @@ def check_eval_inputs(quotes: str, characters: str) -> None:
 
 
 def load_novel(novel_dir: Path, *, quotes: str = "gold", characters: str = "gold",
-               character_model: object = "default", structure: Structure | None = None) -> Novel:
+               character_model: CharacterModel | str | None = "default", structure: Structure | None = None) -> Novel:
     """Read a PDNC novel and prepare it for attribution (spaCy runs only for detected/discovered).
 
     ``character_model`` is the learned step of discovery (see
@@ -232,7 +233,7 @@ def load_novel(novel_dir: Path, *, quotes: str = "gold", characters: str = "gold
         chars = gold_chars
         char_to_gold: list[int | None] = list(range(len(gold_chars)))
     else:
-        chars = discover_characters(text, structure.persons, quotations, model=character_model)  # type: ignore[arg-type]
+        chars = discover_characters(text, structure.persons, quotations, model=character_model)
         char_to_gold = map_discovered_to_gold(chars, gold_chars)
     context = build_context(text, structure.paragraphs, quotations, chars, None, [c.start for c in structure.chapters])
     labels: list[int | None] = []
@@ -299,6 +300,7 @@ class NovelResult:
     rows: list[Row]
     confidences: list[tuple[float, bool]]  # (confidence, correct) of scored quotations
     addressee_hits: list[bool]  # per scored quotation with gold addressees: first predicted addressee is one of them
+    speakers: list[int | None]  # the answer per quotation of the novel, an index into its characters
 
 
 def score_novel(novel: Novel, ranker: SpeakerRanker) -> NovelResult:
@@ -342,7 +344,7 @@ def score_novel(novel: Novel, ranker: SpeakerRanker) -> NovelResult:
             mine = addr_of.get(key) or []
             first = index.get(normalise_alias(mine[0])) if mine and mine[0] else None
             hits.append(first is not None and first in gold_addr)
-    return NovelResult(rows, confidences, hits)
+    return NovelResult(rows, confidences, hits, speakers)
 
 
 def reliability(confidences: Sequence[tuple[float, bool]], bins: int = 10) -> list[dict]:
