@@ -13,6 +13,10 @@ QuoteType = Literal["explicit", "anaphoric", "implicit"]
 QUOTE_TYPES: tuple[QuoteType, ...] = ("explicit", "anaphoric", "implicit")
 Gender = Literal["female", "male", "nonbinary", "unknown"]
 
+# The entry discovery adds for the narrator of a first-person book who is never named
+# (litlens.quotes.narrator); the attributor takes a character of this name as the narrator.
+NARRATOR = "Narrator"
+
 # progress(fraction in [0, 1], message); cancelled() -> True when the user gave up.
 Progress = Callable[[float, str], None]
 Cancelled = Callable[[], bool]

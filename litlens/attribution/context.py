@@ -26,9 +26,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from litlens.model import Character, EntityMention, Paragraph, Quotation
+from litlens.model import NARRATOR, Character, EntityMention, Paragraph, Quotation
 from litlens.quotes.cues import Cue, cue_after, cue_before
 from litlens.quotes.lexicon import Names
+from litlens.quotes.narrator import FIRST_PERSON_RATE, first_person_rate
 
 CONVERSATION_GAP = 2  # paragraphs: a conversation goes on over at most one paragraph of narration
 
@@ -676,15 +677,7 @@ def build_context(
                 k += 1
         qc.vocatives = tuple(sorted(voc))
     # A first-person narrator is named mostly inside quotations (when others address them).
-    narration_words = first = 0
-    pos = 0
-    for qs, qe in quote_spans + [(len(text), len(text))]:
-        chunk = text[pos:qs]
-        words = chunk.split()
-        narration_words += len(words)
-        first += sum(1 for w in words if w.strip(",.;:!?—-'\"“”‘’()") == "I")
-        pos = qe
-    first_person = 100.0 * first / max(1, narration_words)
+    first_person = first_person_rate(text, quote_spans)
     in_q = [0] * len(characters)
     for m in mentions:
         if m.in_quote:
@@ -703,9 +696,14 @@ def build_context(
             if 0 <= j < len(ctxs) and ctxs[j].paragraph != qc.paragraph and abs(ctxs[j].paragraph - qc.paragraph) <= 1:
                 addressed.update(ctxs[j].vocatives)
     narrator = None
-    if first_person > 0.5 and characters:
-        ranked = sorted(range(len(characters)), key=lambda ci: -(narrator_score[ci] * math.log1p(addressed[ci])))
-        narrator = ranked[0]
+    if first_person > FIRST_PERSON_RATE and characters:
+        unnamed = [ci for ci, c in enumerate(characters) if c.name == NARRATOR]
+        if unnamed:  # discovery found no name for the narrator (litlens.quotes.narrator)
+            narrator = unnamed[0]
+            narrator_score[narrator] = 1.0
+        else:
+            ranked = sorted(range(len(characters)), key=lambda ci: -(narrator_score[ci] * math.log1p(addressed[ci])))
+            narrator = ranked[0]
     return BookContext(
         first_person=first_person,
         narrator_score=narrator_score,

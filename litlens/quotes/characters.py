@@ -76,12 +76,17 @@ list of :class:`~litlens.model.Character`, most mentioned first.
 7. **Keeping**: characters mentioned at least twice, or with an honorific form ("Mr.
    Stone" once), or speaking a quotation (and kept by step 4g); ``quote_count`` counts quotations whose
    ``speaker`` is one of the character's aliases (case and periods ignored).
+8. **An unnamed narrator.** A book told in the first person whose narrator no kept entry
+   names (nobody is addressed in the answers to "said I" and named mostly inside
+   quotations) gets one more entry, ``Narrator`` (:mod:`~litlens.quotes.narrator`); its
+   ``quote_count`` is the number of first-person-cued quotations.
 
 The steps live in their own modules: tables, patterns and the text index in
 :mod:`~litlens.quotes.names`; steps 1-2 in :mod:`~litlens.quotes.forms`; step 3 in
 :mod:`~litlens.quotes.mentions`; steps 4-5 in :mod:`~litlens.quotes.aliases`; gender
 in :mod:`~litlens.quotes.gender`; the learned steps 4f-g in :mod:`~litlens.quotes.same_person`,
-:mod:`~litlens.quotes.people` and :mod:`~litlens.quotes.learned`; this module runs them and
+:mod:`~litlens.quotes.people` and :mod:`~litlens.quotes.learned`; step 8 in
+:mod:`~litlens.quotes.narrator`; this module runs them and
 builds the list. :func:`find_entities` stops before the learned steps (training reads it).
 
 The function is pure and deterministic; only compiled regexes and constant tables are
@@ -100,6 +105,7 @@ from litlens.quotes.gender import _vote_pronouns, final_gender
 from litlens.quotes.mentions import _scan_mentions, count_mentions
 from litlens.quotes.names import _ABBREVIATIONS, _SPACE, _TextIndex
 from litlens.quotes.learned import CharacterModel, default_model
+from litlens.quotes.narrator import narrator_character, needs_narrator
 
 
 # --------------------------------------------------------------------------- API
@@ -132,8 +138,16 @@ def discover_characters(
         found = model.apply(found, quotations)
     report(0.9, "building characters")
     characters = _build(text, found.entities, found.ambiguous, quotations or [])
+    if quotations and needs_narrator(text, quotations, _owned_mentions(found)):
+        characters.append(narrator_character(quotations))
     report(1.0, f"{len(characters)} characters")
     return characters
+
+
+def _owned_mentions(found: Found) -> list[tuple[int, int, int]]:
+    """Every counted mention of a listed entry: (start, end, the entry's index), in text order."""
+    owner = {id(f): k for k, e in enumerate(found.entities) for f in e.forms}
+    return [(s, e, owner[id(f)]) for s, e, f in found.occurrences if id(f) in owner]
 
 
 def find_entities(text: str, persons: list[EntityMention], quotations: list[Quotation] | None = None,
