@@ -37,38 +37,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from characters_dev import PDNC, score_characters, structure_for  # noqa: E402
 
-from litlens.model import Character  # noqa: E402
-from litlens.quotes.characters import _aliases, _build, _main_form, find_entities  # noqa: E402
+from litlens.attribution.train_characters import (  # noqa: E402
+    character_book,
+    person_data,
+    train_booster,
+    train_character_model,
+)
+from litlens.quotes.characters import _build  # noqa: E402
 from litlens.quotes.learned import CharacterModel, Decision  # noqa: E402
-from litlens.quotes.people import KEEP_FEATURES, entry_rows, keep_entries, speakers  # noqa: E402
-from litlens.quotes.same_person import FEATURES, join_pairs, pair_rows  # noqa: E402
+from litlens.quotes.people import KEEP_FEATURES, keep_entries, speakers  # noqa: E402
+from litlens.quotes.same_person import FEATURES, join_pairs  # noqa: E402
 
 FOLDS = 5
 GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
-PARAMS = {
-    "objective": "binary", "learning_rate": 0.05, "num_leaves": 15, "min_data_in_leaf": 20,
-    "feature_fraction": 0.8, "bagging_fraction": 0.8, "bagging_freq": 1, "lambda_l2": 1.0,
-    "seed": 0, "deterministic": True, "num_threads": 1, "verbose": -1,
-}
-ROUNDS = 300
-UNMAPPED_WEIGHT = 0.3
 FLOORS = (0.0, 0.5)
 PERSON_GRID = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 FOUND_SLACK = 1.0  # leaving entries out may cost at most this many points of found (pooled, %)
-
-
-def entity_labels(found, gold_chars) -> list:
-    from litlens.attribution.evaluate import map_discovered_to_gold
-
-    pseudo = []
-    for e in found.entities:
-        aliases = []
-        for f in [_main_form(e)] + e.forms:
-            for a in _aliases(f):
-                if a not in aliases:
-                    aliases.append(a)
-        pseudo.append(Character(name=aliases[0], aliases=aliases))
-    return map_discovered_to_gold(pseudo, gold_chars)
 
 
 def load(novel: Path, cache_dir: Path) -> dict:
@@ -78,31 +62,17 @@ def load(novel: Path, cache_dir: Path) -> dict:
     text = read_book(novel / "novel_text.txt").text
     structure, detected = structure_for(novel, text, cache_dir)
     gold = sorted(read_pdnc_quotations(novel / "quotation_info.csv"), key=lambda q: (q.start, q.end))
-    gold_chars = read_pdnc_characters(novel / "character_info.csv")
-    found = find_entities(text, structure.persons, detected)
-    mapped = entity_labels(found, gold_chars)
-    index = {id(e): k for k, e in enumerate(found.entities)}
-    pairs, rows = pair_rows(found)
-    labels = np.array([int(mapped[index[id(a)]] is not None and mapped[index[id(a)]] == mapped[index[id(b)]])
-                       for a, b in pairs])
-    # a pair with an entry that stands for no PDNC character is a weaker "different": the
-    # list may simply not name it (a role, a one-off spelling)
-    weights = np.array([1.0 if mapped[index[id(a)]] is not None and mapped[index[id(b)]] is not None
-                        else UNMAPPED_WEIGHT for a, b in pairs])
-    return {"weights": weights, "name": novel.name, "text": text, "detected": detected, "gold": gold, "gold_chars": gold_chars,
-            "found": found, "pairs": pairs, "rows": rows, "labels": labels}
+    book = character_book(novel.name, text, structure.persons, detected, read_pdnc_characters(novel / "character_info.csv"))
+    return {"book": book, "weights": book.weights, "name": novel.name, "text": text, "detected": detected,
+            "gold": gold, "gold_chars": book.gold_characters, "found": book.found, "pairs": book.pairs,
+            "rows": book.rows, "labels": book.labels}
 
 
 def train(books: list[dict], rows_key: str = "rows", labels_key: str = "labels",
           weights_key: str | None = "weights") -> object:
-    import lightgbm
-
-    x = np.vstack([b[rows_key] for b in books])
-    y = np.concatenate([b[labels_key] for b in books])
-    w = np.concatenate([b[weights_key] for b in books]) if weights_key else None
-    names = list(FEATURES if rows_key == "rows" else KEEP_FEATURES)
-    data = lightgbm.Dataset(x, y, weight=w, feature_name=names, free_raw_data=False)
-    return lightgbm.train(PARAMS, data, num_boost_round=ROUNDS)
+    return train_booster([b[rows_key] for b in books], [b[labels_key] for b in books],
+                         [b[weights_key] for b in books] if weights_key else None,
+                         FEATURES if rows_key == "rows" else KEEP_FEATURES)
 
 
 def characters_for(book: dict, found) -> list:
@@ -192,10 +162,11 @@ def main() -> None:
     print(f"chosen join {best_join}")
 
     # 2. a person? (entries after the held-out joining)
+    entry_rows_, entry_labels_ = person_data([b["book"] for b in books], [held[i] for i in range(len(books))],
+                                             threshold, floor)
     for i, b in enumerate(books):
         b["joined"] = join_pairs(b["found"], b["pairs"], held[i], threshold, floor)
-        b["entry_rows"] = entry_rows(b["joined"], b["detected"])
-        b["entry_labels"] = np.array([int(g is not None) for g in entity_labels(b["joined"], b["gold_chars"])])
+        b["entry_rows"], b["entry_labels"] = entry_rows_[i], entry_labels_[i]
     kept = cross_validate(books, "entry_rows", "entry_labels", None)
     person_cv = classifier_cv(books, kept, "entry_labels")
     print("entries (CV):", person_cv)
@@ -220,16 +191,14 @@ def main() -> None:
         args.out.write_text(CharacterModel(same, person, meta).to_json() + "\n")
         print(f"wrote {args.out}")
     if args.fold_models:
+        # each fold's steps as `litlens eval attribution --characters discovered` trains them
         args.fold_models.mkdir(parents=True, exist_ok=True)
         for fold in range(FOLDS):
-            train_books = [b for i, b in enumerate(books) if i % FOLDS != fold]
-            same = Decision(train(train_books, "rows", "labels", "weights"), threshold, floor)
-            person = Decision(train(train_books, "entry_rows", "entry_labels", None), person_threshold) \
-                if person_threshold is not None else None
-            meta = {"trained_on": [b["name"] for b in train_books], "fold": fold}
-            (args.fold_models / f"fold{fold}.json").write_text(CharacterModel(same, person, meta).to_json() + "\n")
+            train_books = [b["book"] for i, b in enumerate(books) if i % FOLDS != fold]
+            model = train_character_model(train_books, threshold, floor, person_threshold,
+                                          {"trained_on": [b.name for b in train_books], "fold": fold})
+            (args.fold_models / f"fold{fold}.json").write_text(model.to_json() + "\n")
         print(f"wrote {FOLDS} fold models to {args.fold_models}")
-
 
 if __name__ == "__main__":
     main()

@@ -27,11 +27,13 @@ from litlens.attribution.evaluate import (
     score_rows,
 )
 from litlens.attribution.ranker import PreparedBook, SpeakerRanker, prepare, train_ranker
+from litlens.attribution.train_characters import CharacterBook, character_book, train_character_model
 from litlens.errors import InputFileError, LitLensError
 from litlens.model import Cancelled, Character, Progress, Quotation, Structure
 from litlens.quotes.characters import discover_characters
 from litlens.quotes.detect import detect_quotations
 from litlens.quotes.learned import CharacterModel
+from litlens.quotes.learned import default_model as default_character_model
 from litlens.quotes.pdnc import read_pdnc_characters, read_pdnc_quotations
 from litlens.resources import RESOURCES
 from litlens.services.books import resolve_book
@@ -360,6 +362,50 @@ def reliability(confidences: Sequence[tuple[float, bool]], bins: int = 10) -> li
     return out
 
 
+class _FoldDiscovery:
+    """The learned character steps of each fold of an end-to-end evaluation, trained on that
+    fold's training novels only (the shipped model saw every PDNC novel), at the thresholds
+    the shipped model's cross-validation chose. Each novel's NLP pass and detected
+    quotations are made once and shared by the folds."""
+
+    def __init__(self) -> None:
+        self._passes: dict[Path, tuple[str, Structure, list[Quotation]]] = {}
+        self._books: dict[Path, CharacterBook] = {}
+        self._models: dict[tuple[str, ...], CharacterModel | None] = {}
+
+    def structure(self, novel_dir: Path) -> tuple[str, Structure, list[Quotation]]:
+        if novel_dir not in self._passes:
+            text = read_book(novel_dir / "novel_text.txt").text
+            structure = build_structure(text)
+            detected = sorted(detect_quotations(text, structure.paragraphs, structure.chapters, structure.persons),
+                              key=lambda q: (q.start, q.end))
+            self._passes[novel_dir] = (text, structure, detected)
+        return self._passes[novel_dir]
+
+    def model(self, train_dirs: Sequence[Path], cancelled: Cancelled | None = None) -> CharacterModel | None:
+        key = tuple(str(d) for d in train_dirs)
+        if key not in self._models:
+            shipped = default_character_model()
+            if shipped is None or shipped.same_person is None:
+                self._models[key] = None  # no shipped model: the name rules alone, as the product
+                return None
+            for d in train_dirs:
+                check_cancelled(cancelled, "evaluation")
+                if d not in self._books:
+                    text, structure, detected = self.structure(d)
+                    self._books[d] = character_book(d.name, text, structure.persons, detected,
+                                                    read_pdnc_characters(d / "character_info.csv"))
+            same = shipped.same_person
+            person = shipped.person.threshold if shipped.person is not None else None
+            self._models[key] = train_character_model([self._books[d] for d in train_dirs], same.threshold,
+                                                      same.floor, person)
+        return self._models[key]
+
+    def trained_on(self) -> list[list[str] | None]:
+        """Per fold, the novels its character steps were trained on (None: the name rules alone)."""
+        return [[Path(d).name for d in key] if model is not None else None for key, model in self._models.items()]
+
+
 def evaluate_attribution(
     pdnc_dir: str | Path,
     *,
@@ -376,7 +422,9 @@ def evaluate_attribution(
     Without ``novels``: the novels are split into ``folds`` folds (novel i in fold
     i mod K, by name order); each fold is scored by a model trained on the other folds
     (gold quotations and characters). With ``novels``: those are scored by a model
-    trained on all the other novels under ``pdnc_dir``. Returns
+    trained on all the other novels under ``pdnc_dir``. With ``characters="discovered"``
+    the learned character steps are trained the same way, per fold on its training novels
+    (at the thresholds of the shipped model), so no scored novel is in either model. Returns
     ``{"novels": {NAME: scores}, "pooled": scores}``; with ``details`` also
     ``"reliability"`` (accuracy per confidence decile), ``"addressees"`` and timings.
     """
@@ -394,6 +442,7 @@ def evaluate_attribution(
         raise LitLensError("leave-novels-out evaluation needs at least two other PDNC novels to train on; pass a folder with more novels")
     report = progress or (lambda f, m: None)
     train_cache: dict[str, Novel] = {}
+    discovery = _FoldDiscovery() if characters == "discovered" else None
     per_novel: dict[str, dict] = {}
     rows_all: list[Row] = []
     confidences: list[tuple[float, bool]] = []
@@ -414,11 +463,19 @@ def evaluate_attribution(
             ranker = train_ranker(_training_set([train_cache[d.name] for d in train_dirs]), cancelled=cancelled,
                                   progress=sub_progress(progress, lo + (hi - lo) * 0.3, lo + (hi - lo) * 0.8))
             _FOLD_MODELS[key] = ranker
+        character_model: CharacterModel | str | None = "default"
+        if discovery is not None:
+            report(lo + (hi - lo) * 0.8, f"training the character steps of fold {pi + 1}")
+            character_model = discovery.model(train_dirs, cancelled)
         for d in test_dirs:
             check_cancelled(cancelled, "evaluation")
             report(lo + (hi - lo) * 0.85, f"scoring {d.name}")
             t0 = time.perf_counter()
-            novel = train_cache[d.name] if quotes == "gold" and characters == "gold" and d.name in train_cache else load_novel(d, quotes=quotes, characters=characters)
+            if quotes == "gold" and characters == "gold" and d.name in train_cache:
+                novel = train_cache[d.name]
+            else:
+                novel = load_novel(d, quotes=quotes, characters=characters, character_model=character_model,
+                                   structure=discovery.structure(d)[1] if discovery is not None else None)
             result = score_novel(novel, ranker)
             timings[d.name] = round(time.perf_counter() - t0, 2)
             per_novel[d.name] = score_rows(result.rows)
@@ -431,6 +488,8 @@ def evaluate_attribution(
         out["addressees"] = {"accuracy": round(sum(addr_hits) / len(addr_hits), 4) if addr_hits else None,
                              "quotations": len(addr_hits),
                              "rule": "first predicted addressee is one of the gold addressees"}
+        if discovery is not None:  # which novels each fold's character steps learned from
+            out["character_models"] = discovery.trained_on()
         out["seconds"] = round(time.perf_counter() - started, 1)
         out["scoring_seconds"] = timings
     report(1.0, "evaluation done")

@@ -55,6 +55,8 @@ def test_eval_detected_quotes_discovered_characters_one_novel(small_pdnc):
     assert scores["accuracy"] >= 0.6
     assert result["addressees"]["quotations"] > 0
     assert len(result["reliability"]) == 10
+    # the character steps, too, learned from the three other novels only
+    assert result["character_models"] == [sorted(set(SMALL) - {"DaisyMiller"})]
 
 
 def test_eval_refuses_unknown_novels_and_too_few_to_train(small_pdnc, tmp_path):
