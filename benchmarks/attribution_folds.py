@@ -59,6 +59,15 @@ def train(out: Path, folds: list[int]) -> None:
         print(f"fold {fold}: trained on {len(names)} novels in {time.perf_counter() - t0:.0f} s", flush=True)
 
 
+def fold_novel(d: Path, setting: str, cv_characters: Path | None, cache_dir: Path):
+    """The novel as scored: gold quotations and characters, or (``e2e``) detected quotations and
+    characters discovered with the learned steps of its own fold."""
+    if setting == "gold":
+        return load_novel(d)
+    structure, model = fold_discovery(d, cv_characters, cache_dir)
+    return load_novel(d, quotes="detected", characters="discovered", character_model=model, structure=structure)
+
+
 def score(models: Path, setting: str, cv_characters: Path | None, cache_dir: Path, only: list[str] | None) -> dict:
     per_novel, rows_all = {}, []
     given_all = nonchar_all = 0
@@ -67,12 +76,7 @@ def score(models: Path, setting: str, cv_characters: Path | None, cache_dir: Pat
             continue
         fold = fold_of(d)
         t0 = time.perf_counter()
-        if setting == "gold":
-            novel = load_novel(d)
-        else:
-            structure, model = fold_discovery(d, cv_characters, cache_dir)
-            novel = load_novel(d, quotes="detected", characters="discovered", character_model=model,
-                               structure=structure)
+        novel = fold_novel(d, setting, cv_characters, cache_dir)
         ranker = load_model(models / f"fold{fold}.zip")
         result = score_novel(novel, ranker)
         figures = score_rows(result.rows)
