@@ -77,6 +77,10 @@ _NOUN_TAIL = re.compile(r"[ \t]*\n?[ \t]*(of|in|with)\s+((?:[A-Za-z][A-Za-z'’-
 _VOICE_WORDS = {"voice", "tones", "tone", "accents"}
 
 
+# Aliases by which a character list marks the narrator (LitLens's own entry, PDNC's markers)
+_NARRATOR_ALIASES = frozenset({NARRATOR.lower(), "the narrator", "narr", "_narr"})
+
+
 def _noun_tail(text: str, end: int) -> tuple[str, str] | None:
     """The preposition and words of a phrase right after a noun cue (up to punctuation)."""
     m = _NOUN_TAIL.match(text, end, min(len(text), end + 80))
@@ -697,13 +701,14 @@ def build_context(
                 addressed.update(ctxs[j].vocatives)
     narrator = None
     if first_person > FIRST_PERSON_RATE and characters:
-        unnamed = [ci for ci, c in enumerate(characters) if c.name == NARRATOR]
-        if unnamed:  # discovery found no name for the narrator (litlens.quotes.narrator)
-            narrator = unnamed[0]
-            narrator_score[narrator] = 1.0
-        else:
-            ranked = sorted(range(len(characters)), key=lambda ci: -(narrator_score[ci] * math.log1p(addressed[ci])))
-            narrator = ranked[0]
+        # a list may say who narrates: discovery's entry for an unnamed narrator
+        # (litlens.quotes.narrator), or an alias such as PDNC's "Narr"
+        marked = [ci for ci, c in enumerate(characters)
+                  if any(normalise_alias(a) in _NARRATOR_ALIASES for a in [c.name, *c.aliases])]
+        ranked = sorted(marked or range(len(characters)), key=lambda ci: -(narrator_score[ci] * math.log1p(addressed[ci])))
+        narrator = ranked[0]
+        if marked and total[narrator] == 0:
+            narrator_score[narrator] = 1.0  # never named: "I" is all the text calls them
     return BookContext(
         first_person=first_person,
         narrator_score=narrator_score,

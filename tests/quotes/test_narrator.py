@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from litlens.attribution.context import build_context
 from litlens.model import NARRATOR, Character, Quotation
 from litlens.quotes.characters import discover_characters
@@ -97,3 +99,14 @@ def test_the_attributor_takes_the_narrator_entry_as_the_narrator():
     assert ctx.narrator_score[2] == 1.0
     # without the entry, the likeliest listed character stands in, as before
     assert build_context(text, find_paragraphs(text), quotes, chars[:2]).narrator in (0, 1)
+
+
+@pytest.mark.parametrize("alias", ["Narr", "_narr", "the narrator", "NARRATOR"])
+def test_a_list_that_marks_its_narrator_by_alias_is_believed(alias):
+    # PDNC's lists mark the narrator with an alias ("Narr", "_narr"); a user may write "the narrator"
+    text, quotes = _book(UNNAMED)
+    chars = [Character("Mr. Crane", ["Mr. Crane"], "male"), Character("Mrs. Lowe", ["Mrs. Lowe"], "female"),
+             Character("Dr. Ellis", ["Dr. Ellis", alias], "male")]
+    ctx = build_context(text, find_paragraphs(text), quotes, chars)
+    assert ctx.narrator == 2
+    assert ctx.narrator_score[2] == 1.0  # never named in the text
