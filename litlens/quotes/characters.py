@@ -77,7 +77,7 @@ list of :class:`~litlens.model.Character`, most mentioned first.
    Stone" once), or speaking a quotation (and kept by step 4g); ``quote_count`` counts quotations whose
    ``speaker`` is one of the character's aliases (case and periods ignored).
 8. **An unnamed narrator.** A book told in the first person whose narrator no kept entry
-   names (nobody is addressed in the answers to "said I" and named mostly inside
+   names (nobody is addressed in the answers to "said I" and named almost only inside
    quotations) gets one more entry, ``Narrator`` (:mod:`~litlens.quotes.narrator`); its
    ``quote_count`` is the number of first-person-cued quotations.
 

@@ -6,9 +6,10 @@ they answer them ('"My dear Watson," said he'), and the narration calls the narr
 so the narrator's name is written almost only inside quotations, and it is a name
 addressed in the turns that answer the narrator's own. (On the three first-person PDNC
 novels 99-100% of the narrator's mentions are inside quotations; of the other characters
-addressed twice in those answers, at most 59%.) When the narration is in the first person and no entry is named that way, discovery
-adds one entry, :data:`~litlens.model.NARRATOR`, for the narrator; the attributor takes it
-as the narrator of the book (:func:`litlens.attribution.context.build_context`).
+addressed twice in those answers, at most 59%.) When the narration is in the first person
+and no entry is named that way, discovery adds one entry, :data:`~litlens.model.NARRATOR`,
+for the narrator; the attributor takes it as the narrator of the book
+(:func:`litlens.attribution.context.build_context`).
 
 First person: more than :data:`FIRST_PERSON_RATE` "I" per 100 words of narration (the
 words outside quotations). On the 20 PDNC novels the three first-person books have 2.1-2.6
@@ -88,7 +89,7 @@ def narrator_answers(text: str, quotations: Sequence[Quotation],
 def needs_narrator(text: str, quotations: Sequence[Quotation],
                    mentions: Sequence[tuple[int, int, object]]) -> bool:
     """The book is told in the first person and no owner of ``mentions`` is the narrator by
-    name (addressed in answers to the narrator, named mostly inside quotations)."""
+    name (addressed in answers to the narrator, named almost only inside quotations)."""
     spans = sorted(s for q in quotations for s in q.spans)
     if first_person_rate(text, spans) <= FIRST_PERSON_RATE:
         return False
