@@ -78,8 +78,7 @@ list of :class:`~litlens.model.Character`, most mentioned first.
    ``speaker`` is one of the character's aliases (case and periods ignored).
 8. **An unnamed narrator.** A book told in the first person whose narrator no kept entry
    names (nobody is addressed in the answers to "said I" and named almost only inside
-   quotations) gets one more entry, ``Narrator`` (:mod:`~litlens.quotes.narrator`); its
-   ``quote_count`` is the number of first-person-cued quotations.
+   quotations) gets one more entry, ``Narrator`` (:mod:`~litlens.quotes.narrator`).
 
 The steps live in their own modules: tables, patterns and the text index in
 :mod:`~litlens.quotes.names`; steps 1-2 in :mod:`~litlens.quotes.forms`; step 3 in

@@ -109,6 +109,7 @@ def needs_narrator(text: str, quotations: Sequence[Quotation],
 
 
 def narrator_character(quotations: Sequence[Quotation]) -> Character:
-    """The entry for an unnamed narrator (no gender: "I" tells none)."""
+    """The entry for an unnamed narrator (no gender: "I" tells none); ``quote_count`` counts
+    the quotations already given to it, as for every other entry."""
     return Character(name=NARRATOR, aliases=[NARRATOR], gender="unknown",
-                     quote_count=sum(1 for q in quotations if first_person_cued(q)))
+                     quote_count=sum(1 for q in quotations if q.speaker == NARRATOR))

@@ -72,7 +72,11 @@ def test_an_unnamed_first_person_narrator_becomes_a_character():
     narrator = [c for c in characters if c.name == NARRATOR]
     assert len(narrator) == 1
     assert narrator[0].aliases == [NARRATOR] and narrator[0].gender == "unknown"
-    assert narrator[0].quote_count == 6  # "I said" and "said I", three times each
+    assert narrator[0].quote_count == 0  # like every entry, until quotations are given to it
+    said = [Quotation(spans=q.spans, referring_expression=q.referring_expression, speaker=NARRATOR
+                      if q.referring_expression in ("I said", "said I") else None) for q in quotes]
+    again = [c for c in discover_characters(text, _names(text), said, model=None) if c.name == NARRATOR]
+    assert again[0].quote_count == 6  # "I said" and "said I", three times each
     assert {"Mr. Crane", "Mrs. Lowe"} <= {c.name for c in characters}
 
 
