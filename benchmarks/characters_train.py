@@ -162,11 +162,10 @@ def main() -> None:
     print(f"chosen join {best_join}")
 
     # 2. a person? (entries after the held-out joining)
-    entry_rows_, entry_labels_ = person_data([b["book"] for b in books], [held[i] for i in range(len(books))],
-                                             threshold, floor)
+    joined, entry_rows, entry_labels = person_data([b["book"] for b in books], [held[i] for i in range(len(books))],
+                                                   threshold, floor)
     for i, b in enumerate(books):
-        b["joined"] = join_pairs(b["found"], b["pairs"], held[i], threshold, floor)
-        b["entry_rows"], b["entry_labels"] = entry_rows_[i], entry_labels_[i]
+        b["joined"], b["entry_rows"], b["entry_labels"] = joined[i], entry_rows[i], entry_labels[i]
     kept = cross_validate(books, "entry_rows", "entry_labels", None)
     person_cv = classifier_cv(books, kept, "entry_labels")
     print("entries (CV):", person_cv)
@@ -199,6 +198,7 @@ def main() -> None:
                                           {"trained_on": [b.name for b in train_books], "fold": fold})
             (args.fold_models / f"fold{fold}.json").write_text(model.to_json() + "\n")
         print(f"wrote {FOLDS} fold models to {args.fold_models}")
+
 
 if __name__ == "__main__":
     main()

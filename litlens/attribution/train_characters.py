@@ -114,14 +114,15 @@ def held_out_pairs(books: Sequence[CharacterBook], folds: int = FOLDS) -> list[n
 
 
 def person_data(books: Sequence[CharacterBook], held: Sequence[np.ndarray], threshold: float,
-                floor: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Entry rows and "a person?" labels of each book after joining with ``held`` probabilities."""
-    rows, labels = [], []
+                floor: float) -> tuple[list[Found], list[np.ndarray], list[np.ndarray]]:
+    """Each book's entries joined with ``held`` probabilities, their rows and "a person?" labels."""
+    joined, rows, labels = [], [], []
     for b, p in zip(books, held):
-        joined = join_pairs(b.found, b.pairs, p, threshold, floor)
-        rows.append(entry_rows(joined, b.detected))
-        labels.append(np.array([int(g is not None) for g in entity_labels(joined, b.gold_characters)], dtype=int))
-    return rows, labels
+        found = join_pairs(b.found, b.pairs, p, threshold, floor)
+        joined.append(found)
+        rows.append(entry_rows(found, b.detected))
+        labels.append(np.array([int(g is not None) for g in entity_labels(found, b.gold_characters)], dtype=int))
+    return joined, rows, labels
 
 
 def train_character_model(books: Sequence[CharacterBook], threshold: float, floor: float,
@@ -134,6 +135,6 @@ def train_character_model(books: Sequence[CharacterBook], threshold: float, floo
                                   FEATURES), threshold, floor)
     person = None
     if person_threshold is not None:
-        rows, labels = person_data(books, held_out_pairs(books), threshold, floor)
+        _, rows, labels = person_data(books, held_out_pairs(books), threshold, floor)
         person = Decision(train_booster(rows, labels, None, KEEP_FEATURES), person_threshold)
     return CharacterModel(same, person, dict(meta or {"trained_on": [b.name for b in books]}))
