@@ -161,6 +161,9 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
         after_title[f.words[0]] += f.count
     given_after_title = {w for w in after_title
                          if w in known_given - surname_words and after_title[w] <= as_first[w]}
+    # "Mrs. Rachel" is Mrs. + first name when the text also says "Mrs. Rachel Lynde"
+    titled_full = {(f.hon, f.words[0]) for f in full if f.hon and f.count > 1}
+    given_after_title |= {f.words[0] for f in titled_single if (f.hon, f.words[0]) in titled_full}
     surname_words |= {f.words[0] for f in titled_single
                       if _HONORIFICS[f.hon][2] == "surname" and f.words[0] not in given_after_title}
     placed: set[int] = set()
@@ -202,6 +205,8 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
         votes = [first_votes.get(g, (0, 0)) for g in e.given_names()]
         return _vote(sum(v[0] for v in votes), sum(v[1] for v in votes), True)
 
+    # a description ("the Doctor") is placed once every titled name ("Doctor Mandelet") is
+    clusters.sort(key=lambda c: c[0].hon == "the")
     for c in clusters:
         lead = c[0]
         word = lead.words[0]
@@ -310,10 +315,13 @@ def _contested(genders: Counter) -> bool:
 def _distinguished(form: _Form, entity: _Entity, title_counts: dict) -> bool:
     """The text names the entity with this honorific and its first name ("Mr. John
     Knightley", "Miss Marianne") and shows two people: the honorific with the surname
-    alone is someone else."""
+    alone is someone else. A title with a first name alone tells a younger unmarried
+    daughter from the eldest ("Miss Marianne", "Miss Dashwood"); "Mrs. Rachel" and
+    "Mrs. Lynde" are one woman."""
     if form.words[0] in entity.given_names():
         return False  # "Miss Daisy" is Daisy Miller
-    if any(title_counts.get((form.hon, g), 0) >= 3 for g in entity.given_names()):
+    if _HONORIFICS[form.hon][1] == "f-unmarried" and any(
+            title_counts.get((form.hon, g), 0) >= 3 for g in entity.given_names()):
         return True
     return any(x.hon == form.hon and x.count >= 3 and len(x.words) > 1
                and x.surname == form.words[0] and _two_people(form, x) for x in entity.forms)

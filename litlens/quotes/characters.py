@@ -42,7 +42,10 @@ list of :class:`~litlens.model.Character`, most mentioned first.
       the person the text calls by title + first name when the text shows two people:
       both in one clause, or the short form naming someone in three clauses before the
       full name first appears ("Mr. Knightley" is not "Mr. John Knightley"; "Mr. Jones"
-      is "Mr. Athelney Jones", introduced first);
+      is "Mr. Athelney Jones", introduced first); "Mrs. Rachel" is Mrs. + first name when
+      the text also writes "Mrs. Rachel Lynde", and a title + first name alone tells apart
+      only an unmarried daughter ("Miss Marianne" is not "Miss Dashwood"); a description
+      ("the Doctor") is placed after the titled names ("Doctor Mandelet");
    d. a bare word ("Darcy", "Elizabeth", "Aziz") joins the one character it fits; a bare
       surname shared by several goes to the only man among them when he is the one the
       book talks about most and its own pronouns are not female (the narrators' "Darcy");

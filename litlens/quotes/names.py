@@ -209,7 +209,9 @@ _SPEECH_VERBS = (
     "screamed|sobbed|groaned|explained|suggested|protested|persisted|pursued|demanded|"
     "stammered|faltered|began|went on|broke in|put in|struck in"
 )
-_TITLED_RUN = rf"(?:(?:{_HON_ALT})\.?{_GAP})?{_NAME_RUN}"
+# only an abbreviation takes a period: in "said the Doctor. He went" the period ends a sentence
+_HON_ABBR_ALT = "|".join(sorted((h for h in _HONORIFIC_SPELLINGS if h in _ABBREVIATIONS), key=len, reverse=True))
+_TITLED_RUN = rf"(?:(?:(?:{_HON_ABBR_ALT})\.?|(?:{_HON_ALT})){_GAP})?{_NAME_RUN}"
 _TAG_AFTER = re.compile(
     rf"\b(?:{_SPEECH_VERBS}){_GAP}(?P<the>the{_GAP})?(?P<name>{_TITLED_RUN})"
 )

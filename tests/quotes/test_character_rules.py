@@ -177,3 +177,57 @@ def test_characters_a_name_addressed_in_quotations_is_a_character():
         assert perdita is not None and perdita.mention_count == 3
         assert owner(found, "Mr. Vyse") is not None  # addressed once, with a title
         assert owner(found, "Sir") is None and owner(found, "Oh") is None
+
+
+# A neighbour the text calls by title + first name as often as by title + surname.
+MRS_FIRST = """Mrs. Rachel Lynde lived just where the road dipped down. Mrs. Rachel Lynde saw everything.
+Mrs. Rachel was sitting at her window when Matthew drove by. She wondered where he was going.
+Mrs. Lynde went over to Green Gables that evening. She asked Marilla about the boy.
+Mrs. Rachel shook her head. She did not approve of it at all.
+"It is a risk," said Mrs. Lynde, and she folded her hands. Mrs. Lynde went home.
+Mrs. Rachel told everybody at church. Mrs. Rachel was sure of it.
+"""
+
+
+def test_characters_mrs_with_a_first_name_is_the_woman_the_text_names_in_full():
+    characters = discover_characters(MRS_FIRST, mentions(MRS_FIRST, "Rachel Lynde", "Rachel", "Lynde", "Matthew", "Marilla"))
+    rachel = owner(characters, "Mrs. Rachel Lynde")
+    assert rachel is not None
+    assert owner(characters, "Mrs. Rachel") is rachel
+    assert owner(characters, "Mrs. Lynde") is rachel
+    assert rachel.gender == "female"
+
+
+# A doctor known by his title in the speech tags (more often) and by name in the narration.
+DOCTOR = """Doctor Mandelet was an old friend of the family. Doctor Mandelet lived in the town.
+"You must rest," said the Doctor. He put down his bag and sat by the fire.
+"I will come again tomorrow," said the Doctor. He took his hat.
+Doctor Mandelet went home late. He was thoughtful on the way.
+"Good evening," said the Doctor to the boy at the gate. He walked on.
+Doctor Mandelet slept badly that night. He thought of his patient.
+"She is better," said the Doctor in the morning. He smiled at the husband.
+"Keep her warm," said the Doctor, and he went down the stairs.
+"""
+
+
+def test_characters_a_title_known_by_description_joins_the_one_titled_name():
+    characters = discover_characters(DOCTOR, mentions(DOCTOR, "Mandelet", "Edna"), speech_spans(DOCTOR))
+    doctor = owner(characters, "Doctor Mandelet")
+    assert doctor is not None
+    assert owner(characters, "the Doctor") is doctor
+
+
+# Two sisters, the elder "Miss Dashwood": "Miss Marianne" names the younger one. The same
+# reading does not hold for a married woman: "Mrs. Rachel" is Mrs. Rachel Lynde, above.
+SISTERS = """Elinor Dashwood and Marianne Dashwood walked to the cottage. Miss Dashwood was calm.
+Miss Marianne ran ahead of her sister. Miss Marianne laughed at the rain.
+Miss Dashwood called after Miss Marianne, who did not stop.
+Miss Marianne came back wet through. Miss Dashwood shook her head.
+"""
+
+
+def test_characters_miss_with_a_first_name_tells_a_younger_sister_apart():
+    characters = discover_characters(SISTERS, mentions(SISTERS, "Elinor Dashwood", "Marianne Dashwood", "Dashwood"))
+    marianne = owner(characters, "Miss Marianne")
+    assert marianne is not None
+    assert owner(characters, "Miss Dashwood") is not marianne
