@@ -13,7 +13,11 @@ order and the candidate characters) and returns a :class:`BookContext`:
   surname, of the man last named); when PDNC joins one speaker's turns across
   paragraphs, the cue that ends the first turn counts;
 - mentions of characters inside the quotation (vocatives such as "Lizzy, ..." are
-  evidence of the addressee, not the speaker).
+  evidence of the addressee, not the speaker);
+- the writer of a letter quoted in full, from its signature: a closing ("Yours
+  sincerely,", "your well-wisher and friend,", "Yours,") followed by a name that ends
+  the quotation, on a line of its own or in capitals unless the closing is one only a
+  letter uses (:func:`letter_signer`).
 """
 
 from __future__ import annotations
@@ -75,6 +79,43 @@ LINK_SHARE = 10  # ... and at least 1/LINK_SHARE as often as the bare name itsel
 # the white waistcoat", "cried the voice of old Mr. Emerson".
 _NOUN_TAIL = re.compile(r"[ \t]*\n?[ \t]*(of|in|with)\s+((?:[A-Za-z][A-Za-z'’-]*\.?\s*){1,5})")
 _VOICE_WORDS = {"voice", "tones", "tone", "accents"}
+
+
+# A letter quoted in full ends with a closing and its writer's name ("Yours sincerely, /
+# WILLIAM COLLINS."). Closings only letters use may sign on the same line; "yours" or "your
+# affectionate sister" may end speech to someone ("I am yours, Harriet."), so then the name
+# must stand on a line of its own or in capitals.
+_LETTER_ONLY = (r"yours(?:\s+(?:very\s+)?(?:sincerely|truly|faithfully|affectionately|ever|respectfully|obediently|"
+                r"gratefully|&c|etc)\.?)|(?:ever|affectionately|sincerely|faithfully|truly)\s+yours|"
+                r"your\s+(?:[a-z-]+\s+){0,4}?(?:well-wisher|servant)(?:\s+and\s+[a-z]+)?")
+_CLOSING = (rf"(?P<closing>(?:{_LETTER_ONLY})|yours|your\s+(?:most\s+|very\s+|ever\s+)?(?:affectionate|loving|devoted|"
+            r"faithful|obedient|sincere|grateful|attached)\s+[a-z]+)")
+_SIGNATURE = re.compile(
+    rf"{_CLOSING}[ \t]*[,.;:—–-]*(?P<gap>[ \t]*(?:\r?\n[ \t]*)*)"
+    r"(?P<name>(?:[A-Z][A-Za-z'’-]*\.?[ \t]+){0,3}[A-Z][A-Za-z'’-]*)[ \t]*[.!]?[ \t]*$",
+    re.IGNORECASE,
+)
+_LETTER_ONLY_RE = re.compile(rf"^(?:{_LETTER_ONLY})$", re.IGNORECASE)
+
+
+def letter_signer(quoted: str, match) -> tuple[int, ...]:
+    """The characters (``match``: a name -> candidates function) a quotation's closing
+    signature names, () when it has none. ``quoted`` is the quotation's text."""
+    tail = quoted[-400:].rstrip(" \t\r\n\"'“”‘’")
+    m = _SIGNATURE.search(tail)
+    if not m:
+        return ()
+    name = m.group("name")
+    words = name.replace(".", " ").split()
+    if not words or not all(w[:1].isupper() for w in words):
+        return ()  # IGNORECASE lets a lower-case word through
+    gap = m.group("gap")
+    # a line of its own: after a blank line, or indented (a hard-wrapped text breaks lines anywhere)
+    own_line = gap.count("\n") > 1 or ("\n" in gap and gap.rsplit("\n", 1)[1].startswith(("  ", "\t")))
+    capitals = name.isupper() and len(name) > 2
+    if not (own_line or capitals or _LETTER_ONLY_RE.match(" ".join(m.group("closing").split()))):
+        return ()
+    return match(name.title() if capitals else name)
 
 
 # Aliases by which a character list marks the narrator (LitLens's own entry, PDNC's markers)
@@ -230,6 +271,7 @@ class QuoteContext:
     inside: list[Mention] = field(default_factory=list)  # mentions inside the quotation
     vocatives: tuple[int, ...] = ()  # candidates addressed by name ("Lizzy, ...")
     words: int = 0
+    signed: tuple[int, ...] = ()  # the writer, when the quotation is a letter that ends with a signature
 
 
 class Conversations:
@@ -680,6 +722,10 @@ def build_context(
                     voc.update(m.characters)
                 k += 1
         qc.vocatives = tuple(sorted(voc))
+        signed = letter_signer(text[qc.spans[-1][0]:qc.spans[-1][1]], scanner.match)
+        if signed:  # the name under a letter is its writer, not someone addressed
+            qc.signed = signed
+            qc.vocatives = tuple(c for c in qc.vocatives if c not in signed)
     # A first-person narrator is named mostly inside quotations (when others address them).
     first_person = first_person_rate(text, quote_spans)
     in_q = [0] * len(characters)

@@ -3,8 +3,8 @@
 For each quotation, the candidates are the characters mentioned near it (twenty paragraphs
 before to three after, and from five paragraphs before its conversation opened), the
 characters any cue of its conversation names, and the characters the neighbouring
-quotations' cues name, the book's six most mentioned characters and (in a first-person
-book) the likely narrator; each (quotation, candidate) pair becomes one row of numbers.
+quotations' cues name, the writer a letter's signature names, the book's six most
+mentioned characters and (in a first-person book) the likely narrator; each (quotation, candidate) pair becomes one row of numbers.
 Each later pass adds the previous pass's answers for the neighbouring quotations (turn
 taking: in a two-person exchange the speaker of quotation i is often the speaker of i-2
 and the person addressed by i-1).
@@ -96,6 +96,7 @@ def candidates(ctx: BookContext) -> list[list[int]]:
         found = {ci for m in ctx.mentions_between(lo, hi) for ci in m.characters}
         found.update(named[first])
         found.update(qc.cue_noun_characters)
+        found.update(qc.signed)
         found.update(ci for ci in prominent if ctx.total_mentions[ci] > 0)
         if ctx.narrator is not None:
             found.add(ctx.narrator)

@@ -10,7 +10,7 @@ cross-entropy of the softmax over them as the loss ("choice"; quotations whose s
 among no candidates teach it nothing and are left out). A cue that tells the speaker's sex
 ("returned she", "cried his wife") leaves out the candidates of the other sex, as a name the
 quotation addresses ("My dear Mr. Bennet") leaves out that character, when anyone else is
-left.
+left; a letter whose signature names a character is given to that character.
 Each later pass adds the previous pass's answers for the neighbouring quotations and the
 rest of the conversation, how much the quotation's words resemble each candidate's words
 elsewhere in the book by those answers, and how much each candidate has been talking in
@@ -209,8 +209,12 @@ def _softmax_scores(learner: str, model, book: PreparedBook, second: list[np.nda
 def _rule_out(ctx: BookContext, qi: int, dist: dict[int, float]) -> dict[int, float]:
     """A cue that tells the speaker's sex ("returned she", "cried his wife") rules out the
     candidates of the other sex, and a character the quotation addresses by name ("My
-    dear Mr. Bennet, ...") is not its speaker, unless that would leave nobody."""
+    dear Mr. Bennet, ...") is not its speaker, unless that would leave nobody. A letter
+    signed by a character ("Yours sincerely, / WILLIAM COLLINS.") is theirs."""
     qc = ctx.quotes[qi]
+    signers = [c for c in qc.signed if c in dist]
+    if signers:
+        return {c: (1.0 / len(signers) if c in signers else 0.0) for c in dist}
     other = {"male": "female", "female": "male"}.get(qc.cue_pronoun or "")
     if other is None and not qc.vocatives:
         return dist

@@ -482,3 +482,54 @@ def test_a_bare_name_used_far_more_than_the_fuller_one_stays_its_own():
     chars = [Character("Lucy", ["Lucy"], "female"), Character("Miss Lucy Honeychurch Drive", ["Miss Lucy Honeychurch Drive", "Miss Lucy"], "female")]
     text = "Lucy came in. " * 50 + "Miss Lucy was there. " * 3
     assert AliasScanner(chars, Names(text, None)).match("Lucy") == (0,)
+
+
+@pytest.mark.parametrize(
+    "quoted, signer",
+    [
+        # a signature after a blank line, in capitals, under "your well-wisher and friend"
+        ("I remain, dear sir, with respectful compliments,\n     your well-wisher and friend,\n\n     WILLIAM COLLINS.",
+         "William Collins"),
+        ("Bath seems full, and everything as usual. Yours sincerely, Edmund.", "Edmund"),  # a closing only letters use
+        ("Your affectionate sister,\n\nJane", "Jane"),
+        ("I am yours, Harriet.", None),  # speech to someone: "yours" alone and the name on the same line
+        ("I am afraid the avenue stands a bad chance,\nFanny.", None),  # a hard-wrapped line, no closing
+        ("How glad I am we have met with Mrs.\nThorpe!", None),
+        ("Yours, etc.", None),
+    ],
+)
+def test_a_letter_is_signed_by_the_name_under_its_closing(quoted, signer):
+    from litlens.attribution.context import letter_signer
+
+    assert letter_signer(quoted, lambda name: (name,)) == ((signer,) if signer else ())
+
+
+LETTER_CHARS = [
+    Character("Mr. Collins", ["Mr. Collins", "William Collins", "Collins"], "male"),
+    Character("Mr. Bennet", ["Mr. Bennet"], "male"),
+    Character("Mrs. Bennet", ["Mrs. Bennet"], "female"),
+]
+LETTER = (
+    "Mr. Bennet took the letter from his pocket and read it to his wife.\n\n"
+    "\u201cDear Sir,\u2014I have been fully sensible of the disagreement between my late father and you, "
+    "and I hope to visit Longbourn on Monday. I remain, dear sir, with respectful compliments to your lady "
+    "and daughters, your well-wisher and friend,\n\n     WILLIAM COLLINS.\u201d\n\n"
+    "\u201cHe seems a most conscientious young man,\u201d said Mrs. Bennet.\n"
+)
+
+
+def test_a_signed_letter_is_given_to_its_writer_whoever_reads_it_out():
+    from litlens.attribution.cpu import BookInput, CpuAttributor
+    from litlens.services.attribution import default_model_path
+
+    quotes = _quotes(LETTER, [LETTER[LETTER.index("Dear Sir"):LETTER.index("COLLINS.") + 8], "He seems a most conscientious young man,"])
+    paragraphs = find_paragraphs(LETTER)
+    ctx = build_context(LETTER, paragraphs, quotes, LETTER_CHARS)
+    assert ctx.quotes[0].signed == (0,)
+    assert 0 not in ctx.quotes[0].vocatives  # the name under a letter is no one addressed
+    attributor = CpuAttributor.from_file(default_model_path())
+    book = BookInput(LETTER, paragraphs, [("q1", quotes[0]), ("q2", quotes[1])],
+                     [(str(i), c) for i, c in enumerate(LETTER_CHARS)], name="letter")
+    letter, answer = attributor.attribute(book)
+    assert letter.speaker == "0"  # Mr. Collins wrote it; Mr. Bennet only reads it out
+    assert answer.speaker == "2"
