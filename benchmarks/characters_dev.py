@@ -289,7 +289,7 @@ def score_characters(characters: list, gold: list, gold_chars: list) -> dict:
 
 
 def evaluate(novel: Path, cache_dir: Path, e2e: bool = False, show: int = 0, model="default",
-             rankers: Path | None = None) -> dict:
+             rankers: Path | None = None, suggest: bool = False) -> dict:
     """The four figures of issue 44 (and, with ``e2e``, the end-to-end speaker accuracy).
 
     ``model``: the learned steps discovery uses ("default": the bundled
@@ -315,6 +315,8 @@ def evaluate(novel: Path, cache_dir: Path, e2e: bool = False, show: int = 0, mod
     seconds = time.perf_counter() - t0
     result = {"novel": novel.name, **score_characters(characters, gold, gold_chars), "seconds": round(seconds, 2)}
     to_gold = map_discovered_to_gold(characters, gold_chars)
+    if suggest:
+        result.update(score_suggestions(text, structure.persons, detected, characters, to_gold, gold, gold_chars, model))
     if e2e:
         ranker = fold_ranker(novel, cache_dir, rankers)
         context = build_context(text, structure.paragraphs, detected, characters, None,
@@ -338,8 +340,26 @@ def evaluate(novel: Path, cache_dir: Path, e2e: bool = False, show: int = 0, mod
     return result
 
 
+def score_suggestions(text, persons, detected, characters, to_gold, gold, gold_chars, model) -> dict:
+    """The merge suggestions (:func:`suggest_merges`) for the discovered list: how many, how
+    many join two entries of one PDNC character, and how many split speaking characters
+    a right suggestion reaches."""
+    from litlens.attribution.evaluate import MIN_QUOTES, gold_speaker_ids
+    from litlens.quotes.characters import suggest_merges
+
+    suggestions = suggest_merges(text, persons, detected, characters, model=model)
+    counts = Counter(s for s in gold_speaker_ids(gold, gold_chars) if s is not None)
+    entries = Counter(g for g in to_gold if g is not None)
+    split = {g for g, n in counts.items() if n >= MIN_QUOTES and not gold_chars[g].name.startswith("_") and entries[g] > 1}
+    right = [s for s in suggestions if to_gold[s.keep] is not None and to_gold[s.keep] == to_gold[s.fold]]
+    return {"suggestions": len(suggestions), "suggestions_right": len(right),
+            "splits_reached": len({to_gold[s.keep] for s in right} & split),
+            "suggested": [(characters[s.keep].name, characters[s.fold].name, s.probability) for s in suggestions]}
+
+
 FIGURES = ("speaking", "found", "split", "gender_n", "gender_ok", "quotations_given", "quotations_nonchar",
-           "e2e_scored", "e2e_correct", "entries", "entries_no_character")
+           "e2e_scored", "e2e_correct", "entries", "entries_no_character", "suggestions", "suggestions_right",
+           "splits_reached")
 
 
 def pooled(results: list[dict]) -> dict:
@@ -371,6 +391,8 @@ def main() -> None:
     parser.add_argument("--cv-characters", type=Path, metavar="DIR",
                         help="discover with DIR/fold<i>.json, the fold's learned steps that never saw the novel "
                              "(characters_train.py --fold-models DIR)")
+    parser.add_argument("--suggest", action="store_true",
+                        help="also score the merge suggestions (suggest_merges): right ones, splits reached")
     parser.add_argument("--show", type=int, default=0, help="print the top N discovered characters")
     parser.add_argument("--verbose", action="store_true", help="print misses, splits and wrong genders")
     parser.add_argument("--json", type=Path, help="write per-novel and pooled figures to this file")
@@ -385,15 +407,21 @@ def main() -> None:
         if args.show:
             print(f"== {novel.name}")
         model = None if args.rules_only else fold_discovery(novel, args.cv_characters, args.cache_dir)[1]
-        r = evaluate(novel, args.cache_dir, args.e2e, args.show, model, args.fold_rankers)
+        r = evaluate(novel, args.cache_dir, args.e2e, args.show, model, args.fold_rankers, args.suggest)
         results.append(r)
         print(row(r), flush=True)
+        if args.suggest:
+            print(f"    suggestions: {r['suggestions_right']} right of {r['suggestions']}, "
+                  f"{r['splits_reached']} splits reached: {r['suggested']}")
         if args.verbose:
             print(f"    missed: {r['missed']}\n    split: {r['splits']}\n    gender: {r['wrong_gender']}")
             if "nonchar_entries" in r:
                 print(f"    non-characters given quotations: {r['nonchar_entries']}")
     total = pooled(results)
     print(row(total))
+    if args.suggest:
+        print(f"suggestions: {total['suggestions_right']} right of {total['suggestions']}; "
+              f"{total['splits_reached']} of {total['split']} splits reached")
     if args.json:
         args.json.write_text(json.dumps({"novels": results, "pooled": total}, indent=1) + "\n")
 

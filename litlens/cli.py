@@ -205,8 +205,19 @@ def _cmd_quotes(args: argparse.Namespace) -> int:
 
 
 def _cmd_characters(args: argparse.Namespace) -> int:
-    from litlens.services.books import list_characters
+    from litlens.services.books import list_characters, merge_suggestions
 
+    if args.suggest:
+        suggestions = merge_suggestions(args.project, args.book)
+        if args.json:
+            _emit_json(suggestions)
+            return 0
+        if not suggestions:
+            print("no suggestions: no two characters look like one person to the same-person model")
+            return 0
+        _table([[s["fold"], s["keep"], f"{s['probability']:.2f}", s["reason"], f"{s['fold_id']} -> {s['keep_id']}"]
+                for s in suggestions], ["merge", "into", "probability", "why", "ids"])
+        return 0
     characters = list_characters(args.project, args.book)
     if args.json:
         _emit_json(characters)
@@ -773,9 +784,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = _add(sub, "characters", _cmd_characters, "list a book's characters with aliases and gender",
-             "litlens characters -p emma.litlens")
+             "litlens characters -p emma.litlens\nlitlens characters -p emma.litlens --suggest")
     _project_arg(p)
     _book_arg(p)
+    p.add_argument("--suggest", action="store_true",
+                   help="instead list pairs of characters that may be one person, to merge in the Characters panel")
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = _add(sub, "export", None, "export data from a project",

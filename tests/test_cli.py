@@ -74,6 +74,14 @@ def test_cli_ingest_list_and_export(novel, tmp_path, capsys):
     names = {c["name"] for c in json.loads(capsys.readouterr().out)}
     assert any("Darcy" in n for n in names) and any("Elizabeth" in n for n in names)
 
+    assert main(["characters", "-p", str(project), "--suggest", "--json"]) == 0
+    suggestions = json.loads(capsys.readouterr().out)
+    assert isinstance(suggestions, list)
+    assert all(set(s) == {"keep_id", "keep", "fold_id", "fold", "probability", "reason"} for s in suggestions)
+    assert main(["characters", "-p", str(project), "--suggest"]) == 0
+    out = capsys.readouterr().out
+    assert ("merge" in out and "into" in out) if suggestions else out.startswith("no suggestions")
+
 
 def test_cli_reingest_reopens_without_rerunning(novel, tmp_path, capsys, monkeypatch):
     project = tmp_path / "walk.litlens"

@@ -1,5 +1,6 @@
 """CharacterPanel: characters with aliases, gender and counts; merge, split, rename,
-re-gender — each edit stored at once and undoable. Click a header to sort; type in the
+re-gender — each edit stored at once and undoable; "Suggest merges…" lists the pairs that
+may be one person (:mod:`litlens.gui.merge_suggestions`). Click a header to sort; type in the
 search field to keep only the characters whose name or an alias contains the text.
 
 Run alone on the sample: ``python -m litlens.gui.characters``.
@@ -61,10 +62,14 @@ class CharacterPanel(QWidget):
         self.rename_button = QPushButton("Rename…")
         self.show_button = QPushButton("Show speech")
         self.show_button.setToolTip("Filter the reader to this character's quotations")
+        self.suggest_button = QPushButton("Suggest merges…")
+        self.suggest_button.setToolTip("Pairs of characters that may be one person (a first name and a married "
+                                       "name, a nickname), to merge with one click")
+        self.suggest_dialog = None
 
         buttons = QHBoxLayout()
-        for widget in (self.merge_button, self.split_button, self.rename_button, QLabel("Gender:"),
-                       self.gender_box, self.show_button):
+        for widget in (self.merge_button, self.suggest_button, self.split_button, self.rename_button,
+                       QLabel("Gender:"), self.gender_box, self.show_button):
             buttons.addWidget(widget)
         buttons.addStretch(1)
         search_row = QHBoxLayout()
@@ -83,6 +88,7 @@ class CharacterPanel(QWidget):
         self.rename_button.clicked.connect(self._on_rename_clicked)
         self.gender_box.activated.connect(self._on_gender_chosen)
         self.show_button.clicked.connect(self._on_show_clicked)
+        self.suggest_button.clicked.connect(self.suggest_merges)
         self.table.itemSelectionChanged.connect(self._on_selection_changed)
         self.search.textChanged.connect(self._apply_search)
         self._rows_timer = QTimer(self, singleShot=True, interval=0, timeout=self.table.resizeRowsToContents)
@@ -229,6 +235,18 @@ class CharacterPanel(QWidget):
         ids = self.selected_ids()
         if len(ids) == 1:
             self.state.edit("set_gender", ids[0], self.gender_box.currentData())
+
+    def suggest_merges(self) -> None:
+        """Open the list of characters that may be one person; it fills in the background."""
+        from litlens.gui.merge_suggestions import SuggestMergesDialog
+
+        if self.state.session is None:
+            return
+        if self.suggest_dialog is not None:
+            self.suggest_dialog.close()
+        self.suggest_dialog = SuggestMergesDialog(self.state, self)
+        self.suggest_dialog.show()
+        self.suggest_dialog.start()
 
     def _on_show_clicked(self) -> None:
         ids = self.selected_ids()

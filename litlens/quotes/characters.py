@@ -99,9 +99,12 @@ core for the rules, a few seconds more for the learned steps' features.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
-from litlens.model import Character, EntityMention, Progress, Quotation
+from litlens.errors import Cancelled as CancelledError
+from litlens.model import Cancelled, Character, EntityMention, Progress, Quotation
 from litlens.quotes.aliases import Found, _Entity, _group
+from litlens.quotes.same_person import pair_rows
 from litlens.quotes.forms import _Form, _collect_forms, _filter_forms, _speaks
 from litlens.quotes.gender import _vote_pronouns, final_gender
 from litlens.quotes.mentions import _scan_mentions, count_mentions
@@ -144,6 +147,91 @@ def discover_characters(
         characters.append(narrator_character(quotations))
     report(1.0, f"{len(characters)} characters")
     return characters
+
+
+SUGGEST_FLOOR = 0.05  # the same-person probability from which two entries are worth a look
+
+
+@dataclass(frozen=True)
+class MergeSuggestion:
+    """Two entries of a character list that may be one person: ``fold`` into ``keep`` (the
+    more mentioned). ``reason`` is "names" when the name rules put their names in one
+    person (1.0: an entry split by hand, or a list imported with one person twice), else
+    "learned", with the same-person probability of the likeliest pair of their names."""
+
+    keep: int  # index into the list
+    fold: int
+    probability: float
+    reason: str = "learned"
+
+
+def suggest_merges(
+    text: str,
+    persons: list[EntityMention],
+    quotations: list[Quotation] | None,
+    characters: list[Character],
+    *,
+    model: CharacterModel | None | str = "default",
+    floor: float = SUGGEST_FLOOR,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> list[MergeSuggestion]:
+    """Pairs of entries of ``characters`` (the list as it stands, edits included) that may
+    be one person: those whose names the name rules put in one person, and those the
+    learned same-person step (4f) scores at ``floor`` or more without joining them (a first
+    name and a married name, a nickname, a title never written beside the name).
+
+    The name forms are found again as discovery finds them; each form belongs to the entry
+    that lists it as an alias. A person of the rules whose forms belong to several entries
+    suggests them; so does a scored pair of people whose forms belong to two entries.
+    Likeliest first (the rules' first); without a same-person model only the rules'
+    suggestions are made. On the 20 PDNC novels, with models
+    that never saw the novel, 12 of the 39 suggestions at 0.05 join two entries of one
+    person, and they reach 11 of the 41 speaking characters left split in several entries.
+    """
+    report = progress or (lambda fraction, message: None)
+    if model == "default":
+        model = default_model()
+    if len(characters) < 2:
+        return []
+    report(0.0, "finding names")
+    found = find_entities(text, persons, quotations, progress=lambda f, m: report(0.6 * f, m))
+    if cancelled and cancelled():
+        raise CancelledError("suggesting merges")
+    entry_of: dict[str, int] = {}
+    for k, c in enumerate(characters):
+        for alias in [c.name, *c.aliases]:
+            entry_of.setdefault(_normal(alias), k)
+
+    def entries(e: _Entity) -> set[int]:
+        return {entry_of[n] for f in e.forms for a in _aliases(f) if (n := _normal(a)) in entry_of}
+
+    def ordered(i: int, j: int) -> tuple[int, int]:
+        return (i, j) if (characters[i].mention_count, -i) >= (characters[j].mention_count, -j) else (j, i)
+
+    best: dict[tuple[int, int], tuple[float, str]] = {}
+    for e in found.entities:
+        owners = sorted(entries(e))
+        for i in owners:
+            for j in owners:
+                if i < j:
+                    best[ordered(i, j)] = (1.0, "names")
+    if model is not None and model.same_person is not None:
+        report(0.6, "scoring pairs of names")
+        pairs, rows = pair_rows(found)
+        probabilities = model.same_person.probabilities(rows)
+        if cancelled and cancelled():
+            raise CancelledError("suggesting merges")
+        for (a, b), p in zip(pairs, probabilities):
+            ea, eb = entries(a), entries(b)
+            if p < floor or len(ea) != 1 or len(eb) != 1 or ea == eb:
+                continue
+            key = ordered(ea.pop(), eb.pop())
+            if key not in best or best[key] < (float(p), "learned"):
+                best[key] = (float(p), "learned")
+    report(1.0, f"{len(best)} suggestions")
+    return [MergeSuggestion(keep, fold, round(p, 3), reason)
+            for (keep, fold), (p, reason) in sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))]
 
 
 def _owned_mentions(found: Found) -> list[tuple[int, int, int]]:

@@ -260,6 +260,34 @@ def list_characters(project_path: str | Path, book_id: int | None = None) -> lis
         ]
 
 
+def merge_suggestions(
+    project_path: str | Path,
+    book_id: int | None = None,
+    *,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> list[dict]:
+    """Pairs of the book's characters (as they stand, edits included) that may be one
+    person, likeliest first: ``keep`` (the more mentioned) and ``fold`` with their ids, the
+    probability and the reason ("names" or "learned";
+    :func:`~litlens.quotes.characters.suggest_merges`).
+    Reads the project only; merging is the user's choice (``editing.merge_characters``)."""
+    from litlens.quotes.characters import suggest_merges
+
+    with open_project(project_path, readonly=True) as project:
+        book_id = resolve_book(project, book_id)
+        text = project.text(book_id)
+        persons = project.structure(book_id).persons
+        quotations = [q for _, q in project.quotations(book_id)]
+        rows = project.characters(book_id)
+    characters = [c for _, c in rows]
+    found = suggest_merges(text, persons, quotations, characters, progress=progress, cancelled=cancelled)
+    return [{"keep_id": str(rows[s.keep][0]), "keep": characters[s.keep].name,
+             "fold_id": str(rows[s.fold][0]), "fold": characters[s.fold].name, "probability": s.probability,
+             "reason": s.reason}
+            for s in found]
+
+
 def export_quotations(project_path: str | Path, out_path: str | Path, book_id: int | None = None) -> int:
     """Write one JSON object per quotation (the documented export format); return the count.
 

@@ -61,3 +61,37 @@ def test_characters_aliases_are_not_cut_off(window, qtbot, gold_project):
         lines = max(1, table.rowHeight(r) // metrics.height())
         assert metrics.horizontalAdvance(text) <= lines * table.columnWidth(ALIASES) + metrics.averageCharWidth() * 20, (
             f"aliases of row {r} need more room than their cell has")
+
+
+def test_suggested_merges_list_a_split_name_and_merge_it_back(window, qtbot, fresh_gold):
+    panel = _open(window, qtbot, fresh_gold)
+    session = window.state.session
+    darcy = next(row for row in session.characters if row.character.name == "Mr. Darcy")
+    alias = next(a for a in darcy.character.aliases if a != darcy.character.name)
+    before = len(session.characters)
+    assert window.state.edit("split_alias", darcy.id, alias)
+    assert len(window.state.session.characters) == before + 1
+    panel.suggest_button.click()
+    dialog = panel.suggest_dialog
+    qtbot.waitUntil(lambda: dialog.progress.isHidden(), timeout=60000)  # computed off the GUI thread
+    rows = [(dialog.table.item(r, 0).text(), dialog.table.item(r, 1).text(), dialog.table.item(r, 2).text())
+            for r in range(dialog.table.rowCount())]
+    assert (alias, "Mr. Darcy", "the names are one person's") in rows, rows
+    dialog.tick(rows.index((alias, "Mr. Darcy", "the names are one person's")))
+    assert dialog.merge_ticked() == 1
+    assert len(window.state.session.characters) == before
+    merged = next(row.character for row in window.state.session.characters if row.character.name == "Mr. Darcy")
+    assert alias in merged.aliases
+    assert window.state.edit("undo")  # a merge from the list is an ordinary, undoable edit
+    assert len(window.state.session.characters) == before + 1
+
+
+def test_suggested_merges_can_be_cancelled(window, qtbot, fresh_gold):
+    panel = _open(window, qtbot, fresh_gold)
+    panel.suggest_button.click()
+    dialog = panel.suggest_dialog
+    with qtbot.waitSignal(dialog.runner.idle, timeout=60000):
+        dialog.cancel_button.click()  # a task cancelled before it reports is cancelled even if it got to the end
+    assert dialog.progress.isHidden() and dialog.cancel_button.isHidden()
+    assert dialog.message.text() == "Cancelled; nothing was changed."
+    assert dialog.table.rowCount() == 0 and not dialog.merge_button.isEnabled()

@@ -209,3 +209,32 @@ def test_an_edit_survives_the_process_being_killed_right_after(project):
     assert stored["type"] == "implicit"
     with open_project(project) as p:
         assert editing.undo(p, 1).kind == "quote-type"
+
+
+def test_a_name_split_off_by_hand_is_suggested_back_and_not_after_the_merge(project):
+    from litlens.services.books import merge_suggestions
+
+    _with_lizzy_split_off(project)
+    seen = []
+    suggestions = merge_suggestions(project, progress=lambda f, m: seen.append(f))
+    assert seen and seen[-1] == 1.0
+    lizzy = [s for s in suggestions if s["fold"] == "Lizzy"]
+    assert len(lizzy) == 1
+    assert "Elizabeth" in lizzy[0]["keep"] and lizzy[0]["reason"] == "names" and lizzy[0]["probability"] == 1.0
+    assert lizzy[0]["fold_id"] == str(_id_of(project, "Lizzy")) and lizzy[0]["keep_id"] == str(_id_of(project, lizzy[0]["keep"]))
+    assert suggestions[0] == lizzy[0]  # the rules' suggestions come first
+    with open_project(project) as p:
+        editing.merge_characters(p, 1, int(lizzy[0]["fold_id"]), int(lizzy[0]["keep_id"]))
+    assert not [s for s in merge_suggestions(project) if "Lizzy" in (s["fold"], s["keep"])]
+
+
+def test_suggested_merges_are_cancellable_and_read_only(project):
+    from litlens.errors import Cancelled
+    from litlens.services.books import merge_suggestions
+
+    _with_lizzy_split_off(project)
+    before = project.read_bytes()
+    with pytest.raises(Cancelled):
+        merge_suggestions(project, cancelled=lambda: True)
+    merge_suggestions(project)
+    assert project.read_bytes() == before
