@@ -27,6 +27,10 @@ Discovery runs as shipped (name rules, then the learned steps with
 leaves the learned steps out. Their cross-validated figures come from
 ``benchmarks/characters_train.py``.
 
+``--suggest`` also scores the merge suggestions (:func:`~litlens.quotes.characters.suggest_merges`,
+``litlens characters --suggest``) for each discovered list: how many, how many pair two
+entries of one PDNC character, and how many split speaking characters a right one reaches.
+
 ``--aliases`` gives the older table (alias precision against PDNC alias lists, on gold
 quotations and the cached PERSON mentions).
 
