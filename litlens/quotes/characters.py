@@ -179,14 +179,15 @@ def suggest_merges(
     """Pairs of entries of ``characters`` (the list as it stands, edits included) that may
     be one person: those whose names the name rules put in one person, and those the
     learned same-person step (4f) scores at ``floor`` or more without joining them (a first
-    name and a married name, a nickname, a title never written beside the name).
+    name and a married name, a nickname, a title never written beside the name), unless
+    the list has one as a man and the other as a woman.
 
     The name forms are found again as discovery finds them; each form belongs to the entry
     that lists it as an alias. A person of the rules whose forms belong to several entries
     suggests them; so does a scored pair of people whose forms belong to two entries.
     Likeliest first (the rules' first); without a same-person model only the rules'
     suggestions are made. On the 20 PDNC novels, with models
-    that never saw the novel, 12 of the 39 suggestions at 0.05 join two entries of one
+    that never saw the novel, 12 of the 35 suggestions at 0.05 join two entries of one
     person, and they reach 11 of the 41 speaking characters left split in several entries.
     """
     report = progress or (lambda fraction, message: None)
@@ -227,6 +228,8 @@ def suggest_merges(
             if p < floor or len(ea) != 1 or len(eb) != 1 or ea == eb:
                 continue
             key = ordered(ea.pop(), eb.pop())
+            if {characters[k].gender for k in key} == {"male", "female"}:
+                continue  # a man and a woman as the list stands (its genders may be the user's)
             if key not in best or best[key] < (float(p), "learned"):
                 best[key] = (float(p), "learned")
     report(1.0, f"{len(best)} suggestions")

@@ -132,3 +132,14 @@ def test_evaluations_refuse_an_unknown_setting_before_reading_anything(tmp_path,
         load_novel(tmp_path / "no-such-novel", quotes=quotes, characters=characters)
     with pytest.raises(LitLensError, match=named):
         evaluate_llm(tmp_path / "no-such-corpus", quotes=quotes, characters=characters)
+
+
+def test_merge_suggestions_on_the_sample_never_pair_a_man_and_a_woman(detected_pp):
+    from litlens.services.books import list_characters, merge_suggestions
+
+    gender = {c["id"]: c["gender"] for c in list_characters(detected_pp)}
+    suggestions = merge_suggestions(detected_pp)
+    assert all(s["probability"] >= 0.05 for s in suggestions)
+    assert [s["probability"] for s in suggestions] == sorted((s["probability"] for s in suggestions), reverse=True)
+    for s in suggestions:
+        assert {gender[s["keep_id"]], gender[s["fold_id"]]} != {"male", "female"}, s
