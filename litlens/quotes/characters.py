@@ -204,17 +204,17 @@ def suggest_merges(
         for alias in [c.name, *c.aliases]:
             entry_of.setdefault(_normal(alias), k)
 
-    def entries(e: _Entity) -> set[int]:
-        return {entry_of[n] for f in e.forms for a in _aliases(f) if (n := _normal(a)) in entry_of}
+    # the entries each person of the rules' forms belong to
+    owners = {id(e): {entry_of[n] for f in e.forms for a in _aliases(f) if (n := _normal(a)) in entry_of}
+              for e in found.entities}
 
     def ordered(i: int, j: int) -> tuple[int, int]:
         return (i, j) if (characters[i].mention_count, -i) >= (characters[j].mention_count, -j) else (j, i)
 
     best: dict[tuple[int, int], tuple[float, str]] = {}
     for e in found.entities:
-        owners = sorted(entries(e))
-        for i in owners:
-            for j in owners:
+        for i in owners[id(e)]:
+            for j in owners[id(e)]:
                 if i < j:
                     best[ordered(i, j)] = (1.0, "names")
     if model is not None and model.same_person is not None:
@@ -224,10 +224,10 @@ def suggest_merges(
         if cancelled and cancelled():
             raise CancelledError("suggesting merges")
         for (a, b), p in zip(pairs, probabilities):
-            ea, eb = entries(a), entries(b)
+            ea, eb = owners[id(a)], owners[id(b)]
             if p < floor or len(ea) != 1 or len(eb) != 1 or ea == eb:
                 continue
-            key = ordered(ea.pop(), eb.pop())
+            key = ordered(next(iter(ea)), next(iter(eb)))
             if {characters[k].gender for k in key} == {"male", "female"}:
                 continue  # a man and a woman as the list stands (its genders may be the user's)
             if key not in best or best[key] < (float(p), "learned"):

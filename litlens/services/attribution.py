@@ -211,12 +211,14 @@ def check_eval_inputs(quotes: str, characters: str) -> None:
 
 
 def load_novel(novel_dir: Path, *, quotes: str = "gold", characters: str = "gold",
-               character_model: CharacterModel | str | None = "default", structure: Structure | None = None) -> Novel:
+               character_model: CharacterModel | str | None = "default", structure: Structure | None = None,
+               detected: list[Quotation] | None = None) -> Novel:
     """Read a PDNC novel and prepare it for attribution (spaCy runs only for detected/discovered).
 
     ``character_model`` is the learned step of discovery (see
     :func:`~litlens.quotes.characters.discover_characters`; a cross-validation passes the
-    fold's model); ``structure`` an NLP pass of the text made earlier (else it is run).
+    fold's model); ``structure`` an NLP pass of the text made earlier (else it is run), and
+    ``detected`` the quotations detected on it, sorted (else they are detected again).
     """
     check_eval_inputs(quotes, characters)
     raw = read_book(novel_dir / "novel_text.txt")
@@ -227,7 +229,9 @@ def load_novel(novel_dir: Path, *, quotes: str = "gold", characters: str = "gold
     if structure is None or not need:
         structure = _structure(text, need)
     quotations = gold
-    if quotes == "detected":
+    if quotes == "detected" and detected is not None:
+        quotations = detected
+    elif quotes == "detected":
         quotations = sorted(
             detect_quotations(text, structure.paragraphs, structure.chapters, structure.persons), key=lambda q: (q.start, q.end)
         )
@@ -474,8 +478,9 @@ def evaluate_attribution(
             if quotes == "gold" and characters == "gold" and d.name in train_cache:
                 novel = train_cache[d.name]
             else:
+                _, structure, detected = discovery.structure(d) if discovery is not None else (None, None, None)
                 novel = load_novel(d, quotes=quotes, characters=characters, character_model=character_model,
-                                   structure=discovery.structure(d)[1] if discovery is not None else None)
+                                   structure=structure, detected=detected)
             result = score_novel(novel, ranker)
             timings[d.name] = round(time.perf_counter() - t0, 2)
             per_novel[d.name] = score_rows(result.rows)

@@ -102,3 +102,9 @@ def test_load_novel_reuses_a_given_nlp_pass_and_the_character_model_it_is_given(
     # the learned steps only join entries and leave some out: never more entries than the rules
     assert 0 < len(learned.characters) < len(rules.characters)
     assert {"Winterbourne"} <= {c.name for c in learned.characters}
+    # quotations detected earlier on that pass are not detected again
+    monkeypatch.setattr(service, "detect_quotations", lambda *a, **k: (_ for _ in ()).throw(AssertionError("detected again")))
+    again = service.load_novel(novel_dir, quotes="detected", characters="discovered", character_model=None,
+                               structure=structure, detected=rules.quotations)
+    assert again.quotations == rules.quotations
+    assert [c.name for c in again.characters] == [c.name for c in rules.characters]
