@@ -108,7 +108,15 @@ from litlens.quotes.same_person import pair_rows
 from litlens.quotes.forms import _Form, _collect_forms, _filter_forms, _speaks
 from litlens.quotes.gender import _vote_pronouns, final_gender
 from litlens.quotes.mentions import _scan_mentions, count_mentions
-from litlens.quotes.names import _ABBREVIATIONS, _SPACE, _TextIndex
+from litlens.quotes.names import (
+    _ABBREVIATIONS,
+    _DIMINUTIVES,
+    _HONORIFIC_SPELLINGS,
+    _HONORIFICS,
+    _PARTICLES,
+    _SPACE,
+    _TextIndex,
+)
 from litlens.quotes.learned import CharacterModel, default_model
 from litlens.quotes.narrator import narrator_character, needs_narrator
 
@@ -165,6 +173,40 @@ class MergeSuggestion:
     reason: str = "learned"
 
 
+def _first_names(characters: list[Character]) -> list[set[str]]:
+    """Each entry's first names as its aliases write them: the first word of a full name
+    ("Lucy Honeychurch", "Aunt Emily"), or one word that is some entry's first name ("Lucy").
+    A married woman's title + full name ("Mrs. John Knightley") names her husband, so it
+    gives none."""
+    def split(alias: str) -> tuple[str, list[str]]:
+        words = alias.replace(".", " ").split()
+        title = ""
+        while len(words) > 1 and words[0] in _HONORIFIC_SPELLINGS:
+            title = _HONORIFIC_SPELLINGS[words[0]]
+            words = words[1:]
+        return title, [w for w in words if w not in _PARTICLES]
+
+    split_aliases = [[split(a) for a in {c.name, *c.aliases}] for c in characters]
+    married = {t for t, (_, group, _) in _HONORIFICS.items() if group == "f-married"}
+    full = [{words[0] for title, words in aliases if len(words) > 1 and title not in married}
+            for aliases in split_aliases]
+    known = set().union(*full) if full else set()
+    out = []
+    for names, aliases in zip(full, split_aliases):
+        one = {words[0] for title, words in aliases if len(words) == 1 and words[0] in known
+               and (not title or _HONORIFICS[title][2] == "any")}
+        out.append(names | one)
+    return out
+
+
+def _different_first_names(a: set[str], b: set[str]) -> bool:
+    """Both entries have first names and none is the other's, even as a pet form."""
+    def related(x: str, y: str) -> bool:
+        return x == y or y in _DIMINUTIVES.get(x, ()) or x in _DIMINUTIVES.get(y, ())
+
+    return bool(a) and bool(b) and not any(related(x, y) for x in a for y in b)
+
+
 def suggest_merges(
     text: str,
     persons: list[EntityMention],
@@ -180,14 +222,15 @@ def suggest_merges(
     be one person: those whose names the name rules put in one person, and those the
     learned same-person step (4f) scores at ``floor`` or more without joining them (a first
     name and a married name, a nickname, a title never written beside the name), unless
-    the list has one as a man and the other as a woman.
+    the list has one as a man and the other as a woman, or gives both first names and
+    they differ ("Mr. Thaddeus Sholto", "Mr. Bartholomew Sholto"; a pet form is the same).
 
     The name forms are found again as discovery finds them; each form belongs to the entry
     that lists it as an alias. A person of the rules whose forms belong to several entries
     suggests them; so does a scored pair of people whose forms belong to two entries.
     Likeliest first (the rules' first); without a same-person model only the rules'
     suggestions are made. On the 20 PDNC novels, with models
-    that never saw the novel, 12 of the 35 suggestions at 0.05 join two entries of one
+    that never saw the novel, 12 of the 29 suggestions at 0.05 join two entries of one
     person, and they reach 11 of the 41 speaking characters left split in several entries.
     """
     report = progress or (lambda fraction, message: None)
@@ -219,6 +262,7 @@ def suggest_merges(
                     best[ordered(i, j)] = (1.0, "names")
     if model is not None and model.same_person is not None:
         report(0.6, "scoring pairs of names")
+        first_names = _first_names(characters)
         pairs, rows = pair_rows(found)
         probabilities = model.same_person.probabilities(rows)
         if cancelled and cancelled():
@@ -230,6 +274,8 @@ def suggest_merges(
             key = ordered(next(iter(ea)), next(iter(eb)))
             if {characters[k].gender for k in key} == {"male", "female"}:
                 continue  # a man and a woman as the list stands (its genders may be the user's)
+            if _different_first_names(*(first_names[k] for k in key)):
+                continue  # "Mr. Thaddeus Sholto" and "Mr. Bartholomew Sholto": two brothers
             if key not in best or best[key] < (float(p), "learned"):
                 best[key] = (float(p), "learned")
     report(1.0, f"{len(best)} suggestions")

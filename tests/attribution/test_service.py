@@ -135,11 +135,17 @@ def test_evaluations_refuse_an_unknown_setting_before_reading_anything(tmp_path,
 
 
 def test_merge_suggestions_on_the_sample_never_pair_a_man_and_a_woman(detected_pp):
+    from litlens.model import Character
+    from litlens.quotes.characters import _different_first_names, _first_names
     from litlens.services.books import list_characters, merge_suggestions
 
-    gender = {c["id"]: c["gender"] for c in list_characters(detected_pp)}
+    listed = list_characters(detected_pp)
+    gender = {c["id"]: c["gender"] for c in listed}
+    first = dict(zip((c["id"] for c in listed),
+                     _first_names([Character(c["name"], c["aliases"], c["gender"]) for c in listed])))
     suggestions = merge_suggestions(detected_pp)
     assert all(s["probability"] >= 0.05 for s in suggestions)
     assert [s["probability"] for s in suggestions] == sorted((s["probability"] for s in suggestions), reverse=True)
     for s in suggestions:
         assert {gender[s["keep_id"]], gender[s["fold_id"]]} != {"male", "female"}, s
+        assert not _different_first_names(first[s["keep_id"]], first[s["fold_id"]]), s

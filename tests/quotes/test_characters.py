@@ -319,3 +319,29 @@ def test_characters_pdnc_pride_and_prejudice_whole_novel_is_fast(ner):
     people = discover_characters(text, persons)
     assert time.perf_counter() - start < 4.0  # 0.5 s measured; 2 s is the budget
     _check_pride(people)
+
+
+def test_merge_suggestions_leave_out_entries_with_different_first_names():
+    from litlens.quotes.characters import _different_first_names, _first_names
+
+    entries = [
+        Character("Mr. Thaddeus Sholto", ["Mr. Thaddeus Sholto", "Thaddeus"], "male"),
+        Character("Mr. Bartholomew Sholto", ["Mr. Bartholomew Sholto"], "male"),
+        Character("Mr. Sholto", ["Mr. Sholto", "Sholto"], "male"),
+        Character("Mrs. John Knightley", ["Mrs. John Knightley"], "female"),
+        Character("Isabella", ["Isabella", "Isabella Knightley"], "female"),
+        Character("Lizzy", ["Lizzy"], "female"),
+        Character("Elizabeth Bennet", ["Elizabeth Bennet", "Miss Elizabeth"], "female"),
+        Character("Miss Bennet", ["Miss Bennet"], "female"),
+    ]
+    names = _first_names(entries)
+    assert names[0] == {"Thaddeus"} and names[1] == {"Bartholomew"}
+    assert names[2] == set()  # a title + surname says no first name
+    assert names[3] == set()  # "Mrs. John Knightley": John is her husband's name
+    assert names[5] == set()  # "Lizzy" is nobody's first word of a full name here
+    assert names[6] == {"Elizabeth"} and names[7] == set()
+    assert _different_first_names(names[0], names[1])  # two brothers
+    assert not _different_first_names(names[0], names[2])  # the surname may be either
+    assert not _different_first_names(names[3], names[4])  # a married name and a first name
+    assert not _different_first_names({"Lizzy"}, {"Elizabeth"})  # a pet form
+    assert not _different_first_names(set(), {"Elizabeth"})
