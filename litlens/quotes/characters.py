@@ -51,6 +51,9 @@ list of :class:`~litlens.model.Character`, most mentioned first.
       book talks about most and its own pronouns are not female (the narrators' "Darcy");
    e. a small table of English diminutives links "Lizzy"/"Eliza" to the one untitled
       character whose first name is "Elizabeth" (never invents a name).
+   e'. a former name the text gives joins the person: "Mrs. Weston (poor Miss Taylor that
+      was)", "Mrs. Elton, formerly Miss Hawkins", "Noah Claypole, alias Morris Bolter"
+      (:mod:`~litlens.quotes.former`), unless one entry is a man and the other a woman.
 
    f. **learned: same person?** (:mod:`~litlens.quotes.same_person`) a LightGBM
       classifier over pairs of entries (name-form relations, honorifics and genders,
@@ -85,7 +88,8 @@ list of :class:`~litlens.model.Character`, most mentioned first.
 
 The steps live in their own modules: tables, patterns and the text index in
 :mod:`~litlens.quotes.names`; steps 1-2 in :mod:`~litlens.quotes.forms`; step 3 in
-:mod:`~litlens.quotes.mentions`; steps 4-5 in :mod:`~litlens.quotes.aliases`; gender
+:mod:`~litlens.quotes.mentions`; steps 4-5 in :mod:`~litlens.quotes.aliases` (4e' in
+:mod:`~litlens.quotes.former`); gender
 in :mod:`~litlens.quotes.gender`; the learned steps 4f-g in :mod:`~litlens.quotes.same_person`,
 :mod:`~litlens.quotes.people` and :mod:`~litlens.quotes.learned`; step 8 in
 :mod:`~litlens.quotes.narrator`; this module runs them and
@@ -106,6 +110,7 @@ from litlens.model import Cancelled, Character, EntityMention, Progress, Quotati
 from litlens.quotes.aliases import Found, _Entity, _group
 from litlens.quotes.same_person import pair_rows
 from litlens.quotes.forms import _Form, _collect_forms, _filter_forms, _speaks
+from litlens.quotes.former import join_former_names
 from litlens.quotes.gender import _vote_pronouns, final_gender
 from litlens.quotes.mentions import _scan_mentions, count_mentions
 from litlens.quotes.names import (
@@ -230,8 +235,8 @@ def suggest_merges(
     suggests them; so does a scored pair of people whose forms belong to two entries.
     Likeliest first (the rules' first); without a same-person model only the rules'
     suggestions are made. On the 20 PDNC novels, with models
-    that never saw the novel, 12 of the 29 suggestions at 0.05 join two entries of one
-    person, and they reach 11 of the 41 speaking characters left split in several entries.
+    that never saw the novel, 11 of the 28 suggestions at 0.05 join two entries of one
+    person, and they reach 11 of the 38 speaking characters left split in several entries.
     """
     report = progress or (lambda fraction, message: None)
     if model == "default":
@@ -306,7 +311,9 @@ def find_entities(text: str, persons: list[EntityMention], quotations: list[Quot
     _vote_pronouns(text, occurrences, scan, speech)
     report(0.7, "grouping aliases")
     entities, ambiguous = _group(forms)
-    return Found(scan, entities, ambiguous, [o for o in occurrences if o[2].count > 0], speech)
+    counted = [o for o in occurrences if o[2].count > 0]
+    entities, ambiguous = join_former_names(text, entities, ambiguous, counted)
+    return Found(scan, entities, ambiguous, counted, speech)
 
 
 # --------------------------------------------------------------------------- output

@@ -231,3 +231,71 @@ def test_characters_miss_with_a_first_name_tells_a_younger_sister_apart():
     marianne = owner(characters, "Miss Marianne")
     assert marianne is not None
     assert owner(characters, "Miss Dashwood") is not marianne
+
+
+# The text says outright that two names are one person: a married woman's maiden name, a
+# man and the name he goes by. The names share no word, so nothing else could join them.
+WEDDING = """Mrs. Weston came to Hartfield in the morning. She sat by the fire with Emma.
+"You look tired," said Mrs. Weston. Emma smiled at her friend.
+Mr. Woodhouse still spoke of Mrs. Weston (poor Miss Taylor that was) as a loss.
+"Miss Taylor was so good to us," he said. Miss Taylor had taught Emma for sixteen years.
+Later the boy came in. Noah Claypole, otherwise Bolter, when he was asked, said nothing.
+"I never was," said Bolter. Noah Claypole looked at the floor, and he shook his head.
+"""
+WEDDING_NAMES = ("Mrs. Weston", "Emma", "Mr. Woodhouse", "Miss Taylor", "Noah Claypole", "Bolter")
+
+
+def test_characters_a_former_name_the_text_gives_joins_the_person():
+    characters = discover_characters(WEDDING, mentions(WEDDING, *WEDDING_NAMES))
+    assert owner(characters, "Miss Taylor") is owner(characters, "Mrs. Weston") is not None
+    assert owner(characters, "Bolter") is owner(characters, "Noah Claypole") is not None
+    assert owner(characters, "Emma") is not owner(characters, "Mrs. Weston")
+    # without the words that say so, the names stay two people
+    plain = (WEDDING.replace(" (poor Miss Taylor that was)", " and Miss Taylor")
+             .replace(", otherwise Bolter,", " and Bolter"))
+    characters = discover_characters(plain, mentions(plain, *WEDDING_NAMES))
+    assert owner(characters, "Miss Taylor") is not owner(characters, "Mrs. Weston")
+    assert owner(characters, "Bolter") is not owner(characters, "Noah Claypole")
+
+
+def test_former_names_need_the_aside_closed_and_one_sex():
+    from litlens.quotes.former import _linked
+
+    def linked(text: str, first: str, second: str) -> bool:
+        a = text.index(first)
+        b = text.index(second, a + len(first))
+        return _linked(text, (a, a + len(first)), (b, b + len(second)))
+
+    assert linked("Mrs. Elton, formerly Miss Hawkins, came in.", "Mrs. Elton", "Miss Hawkins")
+    assert linked("Lady Russell (née Ward) said so.", "Lady Russell", "Ward")
+    assert linked("Mr. Fang, alias Mr. Laing.", "Mr. Fang", "Mr. Laing")
+    assert linked("Lady Bertram, who had been Miss Maria Ward, sat.", "Lady Bertram", "Miss Maria Ward")
+    assert linked("Mrs. Bumble--Mrs. Corney that was--wept.", "Mrs. Bumble", "Mrs. Corney")
+    assert not linked("Mr. Wemmick, who had been Mr. Jaggers's clerk, came.", "Mr. Wemmick", "Mr. Jaggers")
+    # "otherwise" and "alias" as plain words: the second name goes on into a clause
+    assert not linked("Mr. Darcy, otherwise Bingley would have come.", "Mr. Darcy", "Bingley")
+    assert not linked("Jane was there, and Lydia that was all.", "Jane", "Lydia")
+    # a man and a woman are never joined this way
+    text = "Mr. Weston came. He sat down.\nMr. Weston, otherwise Miss Taylor, left. She went home.\n"
+    characters = discover_characters(text, mentions(text, "Mr. Weston", "Miss Taylor"))
+    assert owner(characters, "Miss Taylor") is not owner(characters, "Mr. Weston")
+
+
+def test_former_names_carry_a_form_that_fitted_both_entries():
+    from litlens.quotes.aliases import _Entity
+    from litlens.quotes.forms import _Form
+    from litlens.quotes.former import join_former_names
+
+    text = "Mrs. Weston (poor Miss Taylor that was) came in."
+    weston, taylor, other = _Form("Mrs", ("Weston",)), _Form("Miss", ("Taylor",)), _Form("", ("Anne",))
+    shared = _Form("", ("Weston",))  # a bare word the rules could not place between the two
+    a, b, c = _Entity([weston]), _Entity([taylor]), _Entity([other])
+    occurrences = [(0, 11, weston), (18, 29, taylor)]
+    entities, ambiguous = join_former_names(text, [a, b, c], [(shared, [a, b]), (other, [b, c])], occurrences)
+    assert len(entities) == 2
+    joined = next(e for e in entities if weston in e.forms)
+    assert taylor in joined.forms and shared in joined.forms
+    assert ambiguous == [(other, [joined, c])]
+    # nothing said: the same lists back
+    apart = [(0, 11, weston), (16, 27, taylor)]
+    assert join_former_names("Mrs. Weston and Miss Taylor", [a, b], [], apart) == ([a, b], [])
