@@ -81,6 +81,50 @@ class Found:
     speech: list[tuple[int, int]]  # quotation spans, sorted
 
 
+class _Union:
+    """Entries joined into groups (union-find over their indexes)."""
+
+    def __init__(self, n: int) -> None:
+        self.parent = list(range(n))
+
+    def root(self, k: int) -> int:
+        while self.parent[k] != k:
+            self.parent[k] = self.parent[self.parent[k]]
+            k = self.parent[k]
+        return k
+
+    def join(self, keep: int, other: int) -> None:
+        self.parent[self.root(other)] = self.root(keep)
+
+    def apply(self, entities: list[_Entity], ambiguous: list[tuple[_Form, list[_Entity]]]
+              ) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]]]:
+        """One entry per group, and the ambiguous forms' candidates read as groups: a form
+        whose candidates all fell into one group belongs to it ("Miss Dashwood" fitted two
+        entries that are one person)."""
+        groups: dict[int, _Entity] = {}
+        out = []
+        for k, e in enumerate(entities):
+            r = self.root(k)
+            if r not in groups:
+                groups[r] = _Entity([], [])
+                out.append(groups[r])
+            groups[r].forms.extend(e.forms)
+            groups[r].ambiguous.extend(e.ambiguous)
+        index = {id(e): k for k, e in enumerate(entities)}
+        still = []
+        for form, candidates in ambiguous:
+            targets: list[_Entity] = []
+            for c in candidates:
+                g = groups[self.root(index[id(c)])] if id(c) in index else None
+                if g is not None and all(t is not g for t in targets):
+                    targets.append(g)
+            if len(targets) == 1:
+                targets[0].forms.append(form)
+            elif targets:
+                still.append((form, targets))
+        return out, still
+
+
 # --------------------------------------------------------------------------- grouping
 
 

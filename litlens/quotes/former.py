@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from litlens.quotes.aliases import _Entity
+from litlens.quotes.aliases import _Entity, _Union
 from litlens.quotes.forms import _Form
 
 _GAP = 40  # characters at most between the two names
@@ -48,43 +48,15 @@ def join_former_names(text: str, entities: list[_Entity], ambiguous: list[tuple[
     docs), and ``ambiguous`` with its candidates read as the joined entries: a form whose
     candidates all joined into one belongs to it."""
     owner = {id(f): k for k, e in enumerate(entities) for f in e.forms}
-    parent = list(range(len(entities)))
-
-    def root(k: int) -> int:
-        while parent[k] != k:
-            parent[k] = parent[parent[k]]
-            k = parent[k]
-        return k
-
+    union = _Union(len(entities))
+    joined = False
     for (s1, e1, f1), (s2, e2, f2) in zip(occurrences, occurrences[1:]):
         a, b = owner.get(id(f1)), owner.get(id(f2))
-        if a is None or b is None or root(a) == root(b) or not _linked(text, (s1, e1), (s2, e2)):
+        if a is None or b is None or union.root(a) == union.root(b) or not _linked(text, (s1, e1), (s2, e2)):
             continue
         genders = {entities[a].gender(strong=False), entities[b].gender(strong=False)} - {""}
         if len(genders) > 1:
             continue  # a man and a woman: "Mr. and Mrs. ..." read wrongly, not one person
-        parent[root(b)] = root(a)
-    if all(parent[k] == k for k in range(len(entities))):
-        return entities, ambiguous
-    groups: dict[int, _Entity] = {}
-    out = []
-    for k, e in enumerate(entities):
-        r = root(k)
-        if r not in groups:
-            groups[r] = _Entity([], [])
-            out.append(groups[r])
-        groups[r].forms.extend(e.forms)
-        groups[r].ambiguous.extend(e.ambiguous)
-    index = {id(e): k for k, e in enumerate(entities)}
-    still = []
-    for form, candidates in ambiguous:
-        targets: list[_Entity] = []
-        for c in candidates:
-            g = groups[root(index[id(c)])] if id(c) in index else c
-            if all(t is not g for t in targets):
-                targets.append(g)
-        if len(targets) == 1:
-            targets[0].forms.append(form)
-        else:
-            still.append((form, targets))
-    return out, still
+        union.join(a, b)
+        joined = True
+    return union.apply(entities, ambiguous) if joined else (entities, ambiguous)

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from litlens.quotes.aliases import Found, _Entity, _hon_compatible
+from litlens.quotes.aliases import Found, _hon_compatible, _Union
 from litlens.quotes.names import _DIMINUTIVES, _HONORIFICS, _PARTICLES
 
 TOP = 40  # every pair among this many most mentioned entries is scored
@@ -244,14 +244,7 @@ def join_pairs(found: Found, pairs: list, probabilities: np.ndarray, threshold: 
     """A new :class:`Found` whose entries join the confident pairs (see the module docs)."""
     entities = [e for e in found.entities if e.forms]
     index = {id(e): k for k, e in enumerate(entities)}
-    parent = list(range(len(entities)))
-
-    def root(k: int) -> int:
-        while parent[k] != k:
-            parent[k] = parent[parent[k]]
-            k = parent[k]
-        return k
-
+    union = _Union(len(entities))
     scored: dict[tuple[int, int], float] = {}
     for (a, b), p in zip(pairs, probabilities):
         i, j = index[id(a)], index[id(b)]
@@ -260,32 +253,13 @@ def join_pairs(found: Found, pairs: list, probabilities: np.ndarray, threshold: 
     for (i, j), p in sorted(scored.items(), key=lambda kv: (-kv[1], kv[0])):
         if p < threshold:
             break
-        ri, rj = root(i), root(j)
+        ri, rj = union.root(i), union.root(j)
         if ri == rj:
             continue
         cross = [scored.get((min(x, y), max(x, y))) for x in members[ri] for y in members[rj]]
         if any(q is not None and q < floor * threshold for q in cross):
             continue
-        parent[rj] = ri
+        union.join(i, j)
         members[ri] += members.pop(rj)
-    groups: dict[int, _Entity] = {}
-    out = []
-    for k, e in enumerate(entities):
-        r = root(k)
-        if r not in groups:
-            groups[r] = _Entity([], [])
-            out.append(groups[r])
-        groups[r].forms.extend(e.forms)
-        groups[r].ambiguous.extend(e.ambiguous)
-    ambiguous = []
-    for form, candidates in found.ambiguous:
-        targets = []
-        for c in candidates:
-            g = groups[root(index[id(c)])] if id(c) in index else None
-            if g is not None and all(t is not g for t in targets):
-                targets.append(g)
-        if len(targets) == 1:
-            targets[0].forms.append(form)  # "Miss Dashwood" fit two entries that are one person
-        elif targets:
-            ambiguous.append((form, targets))
+    out, ambiguous = union.apply(entities, found.ambiguous)
     return Found(found.scan, out, ambiguous, found.occurrences, found.speech)
