@@ -290,7 +290,7 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                 # mother, "Lady Lucas" is not Charlotte or Maria Lucas: a person of her own
                 candidates = []
             elif len(candidates) == 1 and any(
-                    _distinguished(f, candidates[0], title_counts) for f in c):
+                    _distinguished(f, candidates[0], title_counts, entities) for f in c):
                 # "Mr. Knightley" is not John Knightley, called "Mr. John Knightley"
                 candidates = []
         if len(candidates) == 1:
@@ -356,17 +356,20 @@ def _contested(genders: Counter) -> bool:
     return len(genders) > 1 and min(genders.values()) >= 0.25 * max(genders.values())
 
 
-def _distinguished(form: _Form, entity: _Entity, title_counts: dict) -> bool:
+def _distinguished(form: _Form, entity: _Entity, title_counts: dict, entities: list[_Entity]) -> bool:
     """The text names the entity with this honorific and its first name ("Mr. John
     Knightley", "Miss Marianne") and shows two people: the honorific with the surname
     alone is someone else. A title with a first name alone tells a younger unmarried
-    daughter from the eldest ("Miss Marianne", "Miss Dashwood"); "Mrs. Rachel" and
-    "Mrs. Lynde" are one woman."""
+    daughter from the eldest ("Miss Marianne", "Miss Dashwood") when the text names a
+    sister (another woman of the surname with another first name); an only daughter is
+    "Miss Maylie" and "Miss Rose" both. "Mrs. Rachel" and "Mrs. Lynde" are one woman."""
     if form.words[0] in entity.given_names():
         return False  # "Miss Daisy" is Daisy Miller
     if _HONORIFICS[form.hon][1] == "f-unmarried" and any(
             title_counts.get((form.hon, g), 0) >= 3 for g in entity.given_names()):
-        return True
+        own = entity.given_names()
+        return any(e is not entity and form.words[0] in e.surnames() and e.gender() != "m"
+                   and e.given_names() - own for e in entities)
     return any(x.hon == form.hon and x.count >= 3 and len(x.words) > 1
                and x.surname == form.words[0] and _two_people(form, x) for x in entity.forms)
 

@@ -233,6 +233,28 @@ def test_characters_miss_with_a_first_name_tells_a_younger_sister_apart():
     assert owner(characters, "Miss Dashwood") is not marianne
 
 
+# An only daughter: the servants' "Miss Rose" and the visitors' "Miss Maylie" are one girl;
+# her brother and her aunt share the surname, but no sister does.
+ONLY_DAUGHTER = """Rose Maylie sat by the window, and she sang softly. Mr. Harry Maylie came in; he smiled.
+"Miss Rose is tired," said the maid. Miss Rose looked up, and she laughed at her.
+"Good evening, Miss Maylie," said the doctor. Miss Maylie gave him her hand.
+Miss Rose went to the piano. Mrs. Maylie watched her, and she sighed.
+"Play for us, Miss Maylie," said Harry Maylie. Miss Maylie played until ten.
+"""
+
+
+def test_characters_miss_with_a_first_name_is_the_same_only_daughter():
+    characters = discover_characters(ONLY_DAUGHTER, mentions(ONLY_DAUGHTER, "Rose Maylie", "Harry Maylie", "Maylie"))
+    rose = owner(characters, "Rose Maylie")
+    assert rose is not None
+    assert owner(characters, "Miss Maylie") is rose and owner(characters, "Miss Rose") is rose
+    assert owner(characters, "Mrs. Maylie") is not rose and owner(characters, "Harry Maylie") is not rose
+    # a sister named in the text makes "Miss Maylie" the elder again
+    sisters = ONLY_DAUGHTER.replace("Mr. Harry Maylie came in; he smiled.", "Anne Maylie came in; she smiled.")
+    characters = discover_characters(sisters, mentions(sisters, "Rose Maylie", "Anne Maylie", "Harry Maylie", "Maylie"))
+    assert owner(characters, "Miss Maylie") is not owner(characters, "Rose Maylie")
+
+
 # The text says outright that two names are one person: a married woman's maiden name, a
 # man and the name he goes by. The names share no word, so nothing else could join them.
 WEDDING = """Mrs. Weston came to Hartfield in the morning. She sat by the fire with Emma.
