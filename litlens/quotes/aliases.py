@@ -192,6 +192,13 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
     #    that is also a surname ("Fitzwilliam": Colonel Fitzwilliam) waits for step 4
     known_given = {f.words[0] for f in full}
     surname_words = {f.surname for f in full if f.count > 1 or f.hon}  # not a one-off misreading
+    # ... nor a word the full names use far more as a first name ("Jane Andrews", 19
+    # mentions, beside one "Flora Jane", 4)
+    as_given, as_surname = Counter(), Counter()
+    for f in full:
+        as_given[f.words[0]] += f.count
+        as_surname[f.surname] += f.count
+    surname_words = {w for w in surname_words if as_given[w] < 3 * as_surname[w]}
     # "Mr. Edward" is Mr. + first name when Edward is no surname and is used more as a
     # first name ("Edward Ferrars", "Edward") than after a title; "Colonel Fitzwilliam"
     # (30 mentions) keeps his surname beside one "Fitzwilliam Darcy"

@@ -255,6 +255,23 @@ def test_characters_miss_with_a_first_name_is_the_same_only_daughter():
     assert owner(characters, "Miss Maylie") is not owner(characters, "Rose Maylie")
 
 
+# "Jane" is a first name though one "Flora Jane" (first and middle names) ends with it.
+FLORA_JANE = """Jane Andrews came up the lane, and she waved. Jane Andrews was out of breath.
+"We are late," said Jane. Jane laughed, and she took Anne's hand. Jane Andrews ran on.
+Anne followed Jane to the school. Flora Jane sat in the front row; she was new.
+"Good morning," said Jane Andrews. Jane sat down beside Anne, and she opened her book.
+Flora Jane looked round at them. Jane Andrews smiled at her, and Jane Andrews nodded.
+At noon Jane Andrews ate her lunch. Jane said nothing more.
+"""
+
+
+def test_characters_a_first_name_stays_a_first_name_beside_a_middle_name():
+    characters = discover_characters(FLORA_JANE, mentions(FLORA_JANE, "Jane Andrews", "Jane", "Anne", "Flora Jane"))
+    jane = owner(characters, "Jane Andrews")
+    assert jane is not None and owner(characters, "Jane") is jane
+    assert owner(characters, "Flora Jane") is not jane
+
+
 # The text says outright that two names are one person: a married woman's maiden name, a
 # man and the name he goes by. The names share no word, so nothing else could join them.
 WEDDING = """Mrs. Weston came to Hartfield in the morning. She sat by the fire with Emma.
