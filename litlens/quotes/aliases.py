@@ -372,11 +372,12 @@ def _distinguished(form: _Form, entity: _Entity, title_counts: dict, entities: l
     "Miss Maylie" and "Miss Rose" both. "Mrs. Rachel" and "Mrs. Lynde" are one woman."""
     if form.words[0] in entity.given_names():
         return False  # "Miss Daisy" is Daisy Miller
-    if _HONORIFICS[form.hon][1] == "f-unmarried" and any(
-            title_counts.get((form.hon, g), 0) >= 3 for g in entity.given_names()):
-        own = entity.given_names()
-        return any(e is not entity and form.words[0] in e.surnames() and e.gender() != "m"
-                   and e.given_names() - own for e in entities)
+    own = entity.given_names()
+    if _HONORIFICS[form.hon][1] == "f-unmarried" and any(title_counts.get((form.hon, g), 0) >= 3 for g in own):
+        sister = any(e is not entity and form.words[0] in e.surnames() and e.gender() != "m"
+                     and e.given_names() - own for e in entities)
+        if sister:
+            return True
     return any(x.hon == form.hon and x.count >= 3 and len(x.words) > 1
                and x.surname == form.words[0] and _two_people(form, x) for x in entity.forms)
 
