@@ -112,11 +112,10 @@ from litlens.quotes.same_person import pair_rows
 from litlens.quotes.forms import _Form, _collect_forms, _filter_forms, _speaks
 from litlens.quotes.former import join_former_names
 from litlens.quotes.gender import _vote_pronouns, final_gender
-from litlens.quotes.mentions import _scan_mentions, count_mentions
+from litlens.quotes.mentions import _alias_key, _scan_mentions, count_mentions
 from litlens.quotes.names import (
     _ABBREVIATIONS,
     _DIMINUTIVES,
-    _HONORIFIC_SPELLINGS,
     _HONORIFICS,
     _PARTICLES,
     _SPACE,
@@ -184,11 +183,7 @@ def _first_names(characters: list[Character]) -> list[set[str]]:
     A married woman's title + full name ("Mrs. John Knightley") names her husband, so it
     gives none."""
     def split(alias: str) -> tuple[str, list[str]]:
-        words = alias.replace(".", " ").split()
-        title = ""
-        while len(words) > 1 and words[0] in _HONORIFIC_SPELLINGS:
-            title = _HONORIFIC_SPELLINGS[words[0]]
-            words = words[1:]
+        title, words = _alias_key(alias) or ("", ())
         return title, [w for w in words if w not in _PARTICLES]
 
     split_aliases = [[split(a) for a in {c.name, *c.aliases}] for c in characters]
