@@ -76,8 +76,10 @@ list of :class:`~litlens.model.Character`, most mentioned first.
 6. **Gender**: from the honorifics when 80 % of their mentions agree ("the Duchess"
    counts as a title), else from the pronoun votes (3 votes and a 60 % majority); a
    mention in narration skips the pronouns inside quoted speech ('Frances said: "He is
-   late."'), and only when those votes decide nothing do all pronouns vote; when even
-   those are too few or too close, any majority of them decides; "unknown" only when
+   late."'); when those votes decide nothing, the first names do where a name lexicon
+   (gender-guesser's) calls them male or female outright ("Charlotte", whose pronouns are
+   often the "he" of the man beside her; not "Jo" or a bare surname); then all pronouns
+   vote; when even those are too few or too close, any majority of them decides; "unknown" only when
    they are even or there are none. "nonbinary" is never inferred.
 7. **Keeping**: characters mentioned at least twice, or with an honorific form ("Mr.
    Stone" once), or speaking a quotation (and kept by step 4g); ``quote_count`` counts quotations whose

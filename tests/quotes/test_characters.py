@@ -185,6 +185,30 @@ def test_characters_honorific_outweighs_pronouns():
     assert by_alias(people, "Lady Middleton").gender == "female"
 
 
+def test_characters_gender_from_first_name_when_pronouns_do_not_decide():
+    # The pronouns after Charlotte's name are the "he" of the man she waits for: too few
+    # to decide, and her first name does. Clear pronouns still outweigh a name ("Jack", a
+    # girl here), and a name the lexicon gives both sexes ("Morgan") decides nothing.
+    text = ("Charlotte waited at the door of the inn. He was late again.\n\n"
+            "Charlotte looked down the road. He had promised to come by noon.\n\n"
+            "Jack came out of the house. She was barefoot.\n\n"
+            "Jack ran to the gate; her hair flew.\n\n"
+            "Jack laughed, and she climbed the wall.\n\n"
+            "Morgan knocked twice. The clock struck. Morgan waited outside in the rain.\n")
+    people = discover_characters(text, mentions(text, "Charlotte", "Jack", "Morgan"))
+    assert by_alias(people, "Charlotte").gender == "female"
+    assert by_alias(people, "Jack").gender == "female"
+    assert by_alias(people, "Morgan").gender == "unknown"
+
+
+@pytest.mark.parametrize("word, gender", [("Charlotte", "f"), ("Edna", "f"), ("Hubert", "m"),
+                                          ("Jo", ""), ("Holmes", ""), ("charlotte", "")])
+def test_name_gender_reads_only_outright_first_names(word, gender):
+    from litlens.quotes.gender import name_gender
+
+    assert name_gender(word) == gender
+
+
 def test_characters_counts_mentions_and_quotations():
     people = discover_characters(DARCY, mentions(DARCY, "Darcy", "Elizabeth"), [
         Quotation(spans=[(0, 1)], speaker="Mr. Darcy"),
