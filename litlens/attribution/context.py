@@ -17,7 +17,9 @@ order and the candidate characters) and returns a :class:`BookContext`:
 - the writer of a letter quoted in full, from its signature: a closing ("Yours
   sincerely,", "your well-wisher and friend,", "Yours,") followed by a name that ends
   the quotation, on a line of its own or in capitals unless the closing is one only a
-  letter uses (:func:`letter_signer`).
+  letter uses (:func:`letter_signer`); or, for a letter with no signature or cue after it,
+  from the narration that sets it out ("the letter from Jane, which ran thus:", "Mr.
+  Collins's letter" over "Dear Sir,", :func:`letter_writer`).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from functools import cached_property
 
 from litlens.model import NARRATOR, Character, EntityMention, Paragraph, Quotation
 from litlens.quotes.cues import Cue, cue_after, cue_before
-from litlens.quotes.lexicon import Names
+from litlens.quotes.lexicon import Names, is_speech_verb
 from litlens.quotes.narrator import FIRST_PERSON_RATE, first_person_rate
 
 CONVERSATION_GAP = 2  # paragraphs: a conversation goes on over at most one paragraph of narration
@@ -116,6 +118,43 @@ def letter_signer(quoted: str, match) -> tuple[int, ...]:
     if not (own_line or capitals or _LETTER_ONLY_RE.match(" ".join(m.group("closing").split()))):
         return ()
     return match(name.title() if capitals else name)
+
+
+# A letter the narration introduces: its writer named just before it ("a letter from Jane,
+# which ran thus:", "Mr. Collins's letter", "Charlotte had written:") and the narration
+# setting it out (ending with a colon or "as follows") or the quotation opening with a
+# salutation ("My dear Lizzy,").
+_WRITING_NOUN = r"(?:letter|note|lines|epistle|billet|telegram|postscript)s?"
+_WRITER_NAME = r"(?P<name>(?:[A-Z][A-Za-z'’-]*\.?[ \t]+){0,3}[A-Z][A-Za-z'’-]*)"
+_WRITERS = (
+    re.compile(rf"\b{_WRITING_NOUN}\s+(?:[a-z]+\s+){{0,2}}?from\s+{_WRITER_NAME}"),
+    re.compile(rf"{_WRITER_NAME}['’]s?\s+(?:[a-z-]+\s+){{0,2}}?{_WRITING_NOUN}\b"),
+    re.compile(rf"{_WRITER_NAME}\s+(?:had\s+|has\s+)?(?:wrote|written|writes)\b"),
+    re.compile(rf"\b(?:wrote|writes)\s+{_WRITER_NAME}"),
+)
+_READ_OR_WRITE = frozenset({"read", "reads", "write", "writes", "wrote", "written", "ran", "runs", "run"})
+_SETS_OUT = re.compile(r"(?::|[—–]|--|\bas\s+follows[.:]?|\bthus[.:]?|\bin\s+these\s+words[.:]?)\s*$", re.IGNORECASE)
+_SALUTATION = re.compile(r"\s*(?:(?:my\s+)?(?:dear|dearest)\b[^.!?\n]{0,30}|(?:dear\s+)?(?:sir|madam|madame))\s*[,!]",
+                         re.IGNORECASE)
+
+
+def letter_writer(narration: str, quoted: str, match) -> tuple[int, ...]:
+    """The characters (``match``: a name -> candidates function) the narration right before
+    a quotation names as the writer of a letter it sets out, () when it names none: "She
+    opened Jane's letter, and read:", "a note from Mr. Collins, as follows:", or a
+    quotation opening "My dear Lizzy," under "Charlotte had written". ``narration`` is the
+    text between the previous quotation (or the paragraph before) and this one."""
+    tail = narration[-300:].rstrip(" \t\r\n\"'“”‘’")
+    if not tail or not (_SETS_OUT.search(tail) or _SALUTATION.match(quoted)):
+        return ()
+    named = [(m.start(), m.end(), found) for pattern in _WRITERS for m in pattern.finditer(tail)
+             if (found := match(m.group("name")))]
+    if not named:
+        return ()
+    start, end, writer = max(named, key=lambda x: x[0])  # the writer named last
+    if any(is_speech_verb(w) and w.lower() not in _READ_OR_WRITE for w in _WORD.findall(tail[end:])):
+        return ()  # "took out Mr. Collins's letter and said:" has someone speak
+    return writer
 
 
 # Aliases by which a character list marks the narrator (LitLens's own entry, PDNC's markers)
@@ -723,6 +762,15 @@ def build_context(
                 k += 1
         qc.vocatives = tuple(sorted(voc))
         signed = letter_signer(text[qc.spans[-1][0]:qc.spans[-1][1]], scanner.match)
+        if not signed and qc.cue_where in ("none", "before"):
+            # a letter set out by the narration before it, which names its writer
+            prev_end = _after_mark(text, ctxs[qc.index - 1].end) if qc.index > 0 else 0
+            lo = paragraphs[qc.paragraph - 1].start if qc.first_in_paragraph and qc.paragraph > 0 \
+                else paragraphs[qc.paragraph].start
+            lo = max(lo, prev_end)
+            if lo < qc.start:
+                signed = letter_writer(text[lo:qc.start], text[qc.spans[0][0]:qc.spans[0][1]].lstrip(QUOTE_MARKS),
+                                       scanner.match)
         if signed:  # the name under a letter is its writer, not someone addressed
             qc.signed = signed
             qc.vocatives = tuple(c for c in qc.vocatives if c not in signed)

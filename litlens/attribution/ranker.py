@@ -10,7 +10,8 @@ cross-entropy of the softmax over them as the loss ("choice"; quotations whose s
 among no candidates teach it nothing and are left out). A cue that tells the speaker's sex
 ("returned she", "cried his wife") leaves out the candidates of the other sex, as a name the
 quotation addresses ("My dear Mr. Bennet") leaves out that character, when anyone else is
-left; a letter whose signature names a character is given to that character.
+left; a letter whose signature, or the narration setting it out, names its writer is given
+to that character.
 Each later pass adds the previous pass's answers for the neighbouring quotations and the
 rest of the conversation, how much the quotation's words resemble each candidate's words
 elsewhere in the book by those answers, and how much each candidate has been talking in
@@ -210,7 +211,8 @@ def _rule_out(ctx: BookContext, qi: int, dist: dict[int, float]) -> dict[int, fl
     """A cue that tells the speaker's sex ("returned she", "cried his wife") rules out the
     candidates of the other sex, and a character the quotation addresses by name ("My
     dear Mr. Bennet, ...") is not its speaker, unless that would leave nobody. A letter
-    signed by a character ("Yours sincerely, / WILLIAM COLLINS.") is theirs."""
+    signed by a character ("Yours sincerely, / WILLIAM COLLINS.") or set out by narration
+    that names its writer ("the letter from Jane, which ran thus:") is theirs."""
     qc = ctx.quotes[qi]
     signers = [c for c in qc.signed if c in dist]
     if signers:

@@ -533,3 +533,51 @@ def test_a_signed_letter_is_given_to_its_writer_whoever_reads_it_out():
     letter, answer = attributor.attribute(book)
     assert letter.speaker == "0"  # Mr. Collins wrote it; Mr. Bennet only reads it out
     assert answer.speaker == "2"
+
+
+@pytest.mark.parametrize(
+    "narration, quoted, writer",
+    [
+        ("Elizabeth took up the letter from Jane, and read as follows:\n\n", "My dearest Lizzy, all is well.", "Jane"),
+        ("She broke the seal of Mr. Collins's long letter.\n\n", "Dear Sir, I write to tell you of my news.",
+         "Mr. Collins"),
+        ("Two days later came a note; Jane had written:\n\n", "We are settled at last.", "Jane"),
+        # no letter, or nothing set out: speech goes on as speech
+        ("Jane came in with Mr. Collins, and said nothing.\n\n", "My dear Lizzy, sit down.", None),
+        ("She had a letter from Jane that morning.\n\n", "What news?", None),
+        ("Jane took out Mr. Collins's letter and said:\n\n", "My dear Lizzy, he is coming.", None),
+    ],
+)
+def test_a_letter_the_narration_sets_out_is_its_writers(narration, quoted, writer):
+    from litlens.attribution.context import letter_writer
+
+    names = {"Jane": ("Jane",), "Mr. Collins": ("Mr. Collins",)}
+    assert letter_writer(narration, quoted, lambda name: names.get(name, ())) == ((writer,) if writer else ())
+
+
+INTRODUCED = (
+    "Mr. Bennet came in with the post, and Elizabeth took up the letter from Jane, which ran thus:\n\n"
+    "\u201cMy dearest Lizzy, I am at Gracechurch Street, and in good health. Mr. Bennet will tell you "
+    "the rest.\u201d\n\n"
+    "\u201cShe is too good,\u201d said Mrs. Bennet.\n"
+)
+
+
+def test_a_letter_introduced_by_the_narration_is_given_to_its_writer():
+    from litlens.attribution.cpu import BookInput, CpuAttributor
+    from litlens.services.attribution import default_model_path
+
+    chars = LETTER_CHARS + [Character("Jane Bennet", ["Jane Bennet", "Jane"], "female"),
+                            Character("Elizabeth Bennet", ["Elizabeth Bennet", "Elizabeth", "Lizzy"], "female")]
+    quotes = _quotes(INTRODUCED, [INTRODUCED[INTRODUCED.index("My dearest"):INTRODUCED.index("the rest.") + 9],
+                                  "She is too good,"])
+    paragraphs = find_paragraphs(INTRODUCED)
+    ctx = build_context(INTRODUCED, paragraphs, quotes, chars)
+    assert ctx.quotes[0].signed == (3,)
+    assert ctx.quotes[1].signed == ()  # an answer after it is speech again
+    attributor = CpuAttributor.from_file(default_model_path())
+    book = BookInput(INTRODUCED, paragraphs, [("q1", quotes[0]), ("q2", quotes[1])],
+                     [(str(i), c) for i, c in enumerate(chars)], name="introduced")
+    letter, answer = attributor.attribute(book)
+    assert letter.speaker == "3"  # Jane wrote it; Elizabeth only reads it
+    assert answer.speaker == "2"
