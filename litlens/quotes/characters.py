@@ -20,7 +20,9 @@ list of :class:`~litlens.model.Character`, most mentioned first.
    "Hitherto"); common nouns ("a Roman"); places ("Netherfield" beside "Netherfield
    Park", and names found mostly after "at", "in", "to", "from": "Pemberley",
    "Brighton") — unless the name is the subject of speech verbs twice ("said Montoya":
-   places do not speak); family plurals ("the Bennets").
+   places do not speak); family plurals ("the Bennets"); plurals the text counts or
+   gathers whose singular it also writes ("several Basques", "these Hindus", "two
+   Englishmen"), a group even when a tag makes it speak ("several Basques said").
 3. **Counting.** Every kept form is searched over the whole text: case-sensitive, whole
    words, leftmost-longest ("Mr. Darcy" is not also a "Darcy"), a bare word right after
    an unknown "Mr."/"Mrs." is not counted, nor a common-word name at a sentence start.

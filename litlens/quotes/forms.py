@@ -304,6 +304,8 @@ def _keep(key: tuple[str, tuple[str, ...]], form: _Form, scan: _TextIndex, name_
         return False  # "Netherfield Park", "Prince Edward Island"
     if len(words) == 1 and not hon and not _looks_like_name(words[0], scan, form.ner, _speaks(form)):
         return False
+    if len(words) == 1 and not hon and _group_plural(words[0], scan):
+        return False  # "several Basques said": people of a nation or a kind, not a character
     if len(words) == 1 and _plural(words[0], name_words):
         word = words[0]
         if hon in ("Miss", "Mr") or scan.after_the[word] >= 0.5 * scan.capitalised_mid[word]:
@@ -317,6 +319,18 @@ def _keep(key: tuple[str, tuple[str, ...]], form: _Form, scan: _TextIndex, name_
             scan.capitalised_mid[words[0]], 1) and form.ner == 0:
         return False  # "Miss Lucky", "Lady Luck" once: a common word after a title
     return True
+
+
+def _group_plural(word: str, scan: _TextIndex) -> bool:
+    """A plural the text counts or gathers ("several Basques", "these Hindus", "two
+    Englishmen") whose singular it also writes capitalised ("a Basque", "the Basque
+    country"): a group, not a person called by a name ending in "s"."""
+    if not word.endswith("s") or word.endswith("ss") or not scan.after_plural[word]:
+        return False
+    singulars = [word[:-1]] + ([word[:-2]] if word.endswith("es") else [])
+    if word.endswith("men"):
+        singulars.append(word[:-3] + "man")
+    return any(len(s) >= 3 and scan.words[s] for s in singulars)
 
 
 def _plural(word: str, name_words: set) -> bool:

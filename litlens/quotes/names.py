@@ -134,7 +134,10 @@ _NON_NAMES = frozenset(
      "Frenchman", "Englishmen", "Ha", "Hallo", "Hello", "Hullo", "Amen", "Mercy", "Bah",
      "Pooh-pooh", "Tut", "Fie", "Psha", "Pshaw", "Humph", "Hem", "Eh", "Hey", "Heigh",
      "Ahem", "Farewell", "Goodbye", "Good-bye", "Thank", "Thanks", "Please", "Sorry",
-     "Nonsense", "Hm", "Hmm", "Ugh", "Whew", "Wow", "Lo", "Hark", "Zounds", "Gad", "Egad"}
+     "Nonsense", "Hm", "Hmm", "Ugh", "Whew", "Wow", "Lo", "Hark", "Zounds", "Gad", "Egad",
+     # oaths and exclamations written as dialect ("Lor!", "Lawks!", "Lud!", "Gawd")
+     "Lor", "Lawk", "Lawks", "Lud", "Lawd", "Gawd", "Gor", "Golly", "Gosh", "Crikey", "Blimey",
+     "Begad", "Bedad"}
 )
 # places are often tagged PERSON: "Netherfield" when "Netherfield Park" occurs
 _PLACE_SUFFIXES = frozenset(
@@ -251,6 +254,13 @@ _COOCCURRENCE = 0.08  # share of shared clauses above which two names are two pe
 # --------------------------------------------------------------------------- text index
 
 
+# words that make the capitalised word after them a plural group ("several Basques")
+_PLURAL_DETERMINERS = frozenset({
+    "these", "those", "several", "many", "some", "all", "both", "few", "our", "other", "two", "three",
+    "four", "five", "six", "seven", "eight", "nine", "ten", "twelve", "twenty", "hundred", "dozen",
+})
+
+
 class _TextIndex:
     """Sentence starts and word counts of the text, computed once."""
 
@@ -273,6 +283,7 @@ class _TextIndex:
         self.locative: Counter = Counter()
         self.after_the: Counter = Counter()
         self.after_article: Counter = Counter()  # "a Roman", "an Englishman"
+        self.after_plural: Counter = Counter()  # "several Basques", "these Hindus": a group
         previous = ""
         for m in _WORD.finditer(text):
             word = m.group()
@@ -285,6 +296,8 @@ class _TextIndex:
                     self.after_the[word] += 1
                 elif previous in ("a", "an"):
                     self.after_article[word] += 1
+            if word[0].isupper() and previous.lower() in _PLURAL_DETERMINERS:
+                self.after_plural[word] += 1
             previous = word
         self.place_heads = {
             m.group(1) for m in re.finditer(

@@ -43,6 +43,35 @@ def test_characters_a_name_that_speaks_is_kept_beside_its_place_uses():
     assert montoya.gender == "male"
 
 
+# People of a nation the NER tags PERSON and a speech tag makes speak: a group, not a character.
+# A name ending in "s" (Mr. Hobbs, "Hobbs said") is still a name.
+GROUP = """We drove up into the hills past several Basques with their oxen. The Basque country was green.
+"No! No!" several Basques said. "Not like that." These Basques were good to us.
+Two of our Basques came in and bought a drink. "Salud!" the Basques said.
+Hobbs drove the car. "We are late," Hobbs said. He looked at his watch.
+"It is a long road," said Hobbs, and Hobbs laughed.
+"""
+
+
+def test_characters_a_counted_plural_is_a_group_not_a_character():
+    characters = discover_characters(GROUP, mentions(GROUP, "Basques", "Hobbs"))
+    assert owner(characters, "Basques") is None
+    assert owner(characters, "Hobbs") is not None
+
+
+# Oaths written as dialect, which the NER may tag PERSON: "Lor!" is no Mr. Lor.
+OATHS = """"Lor, what a night!" said Mrs. Bedwin. "Lor bless us, the boy is wet."
+"Lawks, ma'am," said the girl. "Lor, how he shivers!" Lor, it was cold.
+Mrs. Bedwin took the boy upstairs. "Lud, the fire is out," said Mrs. Bedwin.
+"""
+
+
+def test_characters_an_oath_in_dialect_is_no_character():
+    characters = discover_characters(OATHS, mentions(OATHS, "Lor", "Lawks", "Lud", "Bedwin"))
+    assert [owner(characters, w) for w in ("Lor", "Lawks", "Lud")] == [None, None, None]
+    assert owner(characters, "Mrs. Bedwin") is not None
+
+
 # The NER reads a capitalised sentence opening as a first name: "Happily Smith", "Take Harris".
 OPENING = """Smith came to the door, and he was smiling. "Come in," said Smith.
 Happily Smith had brought the letter; he read it aloud, happily and slowly.
