@@ -132,6 +132,9 @@ def _make_form(words: list[str]) -> tuple[str, tuple[str, ...]] | None:
     return hon, tuple(words)
 
 
+_NEXT_WORD = re.compile(r"\S+\s+")
+
+
 def _surface(text: str, start: int, end: int) -> str:
     return _SPACE.sub(" ", text[start:end])
 
@@ -210,6 +213,7 @@ def _collect_forms(text: str, persons: list[EntityMention], scan: _TextIndex) ->
                 words = [before.group("hon")] + words
             elif _sentence_opening(words, start, scan):
                 words = words[1:]  # "Happily Smith had gone": an adverb that opens a sentence
+                start = _NEXT_WORD.match(text, start).end()  # and the alias is "Smith", not "Happily Smith"
             i = bisect.bisect_right(starts, start) - 1
             inside = i >= 0 and covered[i][0] <= start and end <= covered[i][1]
             form = _make_form(words)

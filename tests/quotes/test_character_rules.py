@@ -91,6 +91,14 @@ def test_characters_a_sentence_opening_is_not_part_of_a_name():
     assert owner(characters, "Smith") is not owner(characters, "Harris")
 
 
+def test_characters_a_sentence_opening_before_a_title_is_left_out_of_the_alias():
+    text = ("Lady Catherine was angry. She could not console herself, and nobody could console her.\n"
+            "Elizabeth will be his wife. Console Lady Catherine as well as you can. Lady Catherine wrote.\n")
+    characters = discover_characters(text, mentions(text, "Console Lady Catherine", "Elizabeth"))
+    catherine = owner(characters, "Lady Catherine")
+    assert catherine is not None and "Console Lady Catherine" not in catherine.aliases
+
+
 # A detective introduced with his full name, later "Mr. Jones" and "Jones": one man.
 DETECTIVE = """Mr. Athelney Jones came up the stairs. He was a stout man, and he breathed hard.
 "Good evening," said Mr. Athelney Jones. He looked about the room.
