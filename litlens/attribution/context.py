@@ -151,7 +151,7 @@ def letter_writer(narration: str, quoted: str, match) -> tuple[int, ...]:
              if (found := match(m.group("name")))]
     if not named:
         return ()
-    start, end, writer = max(named, key=lambda x: x[0])  # the writer named last
+    _, end, writer = max(named, key=lambda x: x[0])  # the writer named last
     if any(is_speech_verb(w) and w.lower() not in _READ_OR_WRITE for w in _WORD.findall(tail[end:])):
         return ()  # "took out Mr. Collins's letter and said:" has someone speak
     return writer

@@ -329,11 +329,14 @@ def _group_plural(word: str, scan: _TextIndex) -> bool:
     """A plural the text counts or gathers ("several Basques", "these Hindus", "two
     Englishmen") whose singular it also writes capitalised ("a Basque", "the Basque
     country"): a group, not a person called by a name ending in "s"."""
-    if not word.endswith("s") or word.endswith("ss") or not scan.after_plural[word]:
+    if not scan.after_plural[word]:
         return False
-    singulars = [word[:-1]] + ([word[:-2]] if word.endswith("es") else [])
     if word.endswith("men"):
-        singulars.append(word[:-3] + "man")
+        singulars = [word[:-3] + "man"]
+    elif word.endswith("s") and not word.endswith("ss"):
+        singulars = [word[:-1]] + ([word[:-2]] if word.endswith("es") else [])
+    else:
+        return False
     return any(len(s) >= 3 and scan.words[s] for s in singulars)
 
 
