@@ -194,17 +194,15 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
     surname_words = {f.surname for f in full if f.count > 1 or f.hon}  # not a one-off misreading
     # ... nor a word the full names use far more as a first name ("Jane Andrews", 19
     # mentions, beside one "Flora Jane", 4)
-    as_given, as_surname = Counter(), Counter()
+    first_in_full, last_in_full = Counter(), Counter()
     for f in full:
-        as_given[f.words[0]] += f.count
-        as_surname[f.surname] += f.count
-    surname_words = {w for w in surname_words if as_given[w] < 3 * as_surname[w]}
+        first_in_full[f.words[0]] += f.count
+        last_in_full[f.surname] += f.count
+    surname_words = {w for w in surname_words if first_in_full[w] < 3 * last_in_full[w]}
     # "Mr. Edward" is Mr. + first name when Edward is no surname and is used more as a
     # first name ("Edward Ferrars", "Edward") than after a title; "Colonel Fitzwilliam"
     # (30 mentions) keeps his surname beside one "Fitzwilliam Darcy"
-    as_first: Counter = Counter()
-    for f in full:
-        as_first[f.words[0]] += f.count
+    as_first = first_in_full.copy()
     for f in bare:
         as_first[f.words[0]] += f.count
     after_title: Counter = Counter()
@@ -370,9 +368,9 @@ def _distinguished(form: _Form, entity: _Entity, title_counts: dict, entities: l
     daughter from the eldest ("Miss Marianne", "Miss Dashwood") when the text names a
     sister (another woman of the surname with another first name); an only daughter is
     "Miss Maylie" and "Miss Rose" both. "Mrs. Rachel" and "Mrs. Lynde" are one woman."""
-    if form.words[0] in entity.given_names():
-        return False  # "Miss Daisy" is Daisy Miller
     own = entity.given_names()
+    if form.words[0] in own:
+        return False  # "Miss Daisy" is Daisy Miller
     if _HONORIFICS[form.hon][1] == "f-unmarried" and any(title_counts.get((form.hon, g), 0) >= 3 for g in own):
         sister = any(e is not entity and form.words[0] in e.surnames() and e.gender() != "m"
                      and e.given_names() - own for e in entities)

@@ -296,8 +296,8 @@ class _TextIndex:
                     self.after_the[word] += 1
                 elif previous in ("a", "an"):
                     self.after_article[word] += 1
-            if word[0].isupper() and previous.lower() in _PLURAL_DETERMINERS:
-                self.after_plural[word] += 1
+                elif previous.lower() in _PLURAL_DETERMINERS:
+                    self.after_plural[word] += 1
             previous = word
         self.place_heads = {
             m.group(1) for m in re.finditer(
