@@ -7,8 +7,11 @@ is read as a small difference between a book and its control. Scoring the same w
 de-quantised to float32, with a float32 cache, gives the numbers of a plain transformers
 computation on the same GGUF (which also de-quantises) to within 1e-4.
 
-The copy is written once per source file (keyed by its path, size and modification time) under
-:func:`litlens.llm.transformers_backend.model_cache_dir`, streamed one tensor at a time.
+The copy is written once per source file under
+:func:`litlens.llm.transformers_backend.model_cache_dir`, streamed one tensor at a time. It is
+keyed by the file's content (its size and a digest of samples spread over it), not its path:
+the same model installed in another environment or folder reuses the copy instead of adding
+another of several hundred megabytes.
 """
 
 from __future__ import annotations
@@ -23,13 +26,33 @@ from litlens.errors import LLMError
 _LOCK = threading.Lock()
 
 
+_SAMPLES = 64  # blocks read from a file to key its copy
+_BLOCK = 1 << 16
+
+
+def content_key(source: str | Path) -> str:
+    """A digest of the file's size, its first megabyte (the GGUF header and metadata) and
+    blocks spread evenly over the rest: the same for two copies of one file wherever they
+    are, different for another model or quantisation, and read in milliseconds even for a
+    file of gigabytes."""
+    path = Path(source)
+    size = path.stat().st_size
+    digest = hashlib.sha1(str(size).encode())
+    with path.open("rb") as f:
+        digest.update(f.read(1 << 20))
+        for k in range(_SAMPLES):
+            f.seek(size * k // _SAMPLES)
+            digest.update(f.read(_BLOCK))
+        f.seek(max(0, size - _BLOCK))
+        digest.update(f.read(_BLOCK))
+    return digest.hexdigest()[:12]
+
+
 def f32_copy_path(source: str | Path) -> Path:
     from litlens.llm.transformers_backend import model_cache_dir
 
     path = Path(source).resolve()
-    stat = path.stat()
-    key = hashlib.sha1(f"{path}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:12]
-    return model_cache_dir() / "gguf-f32" / f"{path.stem}-{key}.f32.gguf"
+    return model_cache_dir() / "gguf-f32" / f"{path.stem}-{content_key(path)}.f32.gguf"
 
 
 def is_float32(source: str | Path) -> bool:
