@@ -215,6 +215,10 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
     given_after_title |= {f.words[0] for f in titled_single if (f.hon, f.words[0]) in titled_full}
     surname_words |= {f.words[0] for f in titled_single
                       if _HONORIFICS[f.hon][2] == "surname" and f.words[0] not in given_after_title}
+    # surnames the text uses beyond a single full name: with a title, alone, or in a full
+    # name it writes more than once
+    attested_surnames = {f.words[0] for f in titled_single + bare} | {
+        f.surname for f in full if f.count > 1 or f.hon}
     placed: set[int] = set()
     for f in bare:
         word = f.words[0]
@@ -223,6 +227,11 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
         candidates = [e for e in entities
                       if word in {x.words[0] for x in e.forms if len(x.words) > 1}
                       and _compatible(f, e) and not _cooccur(f.segments, e)]
+        if len(candidates) > 1:
+            # "Lucy" of "Miss Lucy Honeychurch" (the text also says "Miss Honeychurch"), not
+            # of a one-off "Lucy Italian" whose surname the text never uses again
+            attested = [e for e in candidates if e.surnames() & attested_surnames]
+            candidates = attested if len(attested) == 1 else candidates
         if candidates:
             candidates = _prefer(f, candidates, [])
             _attach(f, candidates, entities, ambiguous)

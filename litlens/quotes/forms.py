@@ -17,7 +17,7 @@ from litlens.quotes.names import (
     _ARTICLE_MIN, _ARTICLE_SHARE, _GAP_ONLY, _HONORIFIC_BEFORE, _HONORIFIC_NAME,
     _HONORIFIC_PAIR, _HONORIFIC_SPELLINGS, _LEADING_NON_NAME, _NAME_WORD, _NON_NAMES,
     _PARTICLES, _PLACE_SUFFIXES, _SPACE, _SPAN_WORD, _TAG_AFTER, _TAG_BEFORE, _TRAILING_TITLES,
-    _TextIndex, _VOCATIVE, _VOCATIVE_MID, _WORD_START,
+    _TextIndex, _VOCATIVE, _VOCATIVE_MID, _WORD_START, known_first_name,
 )
 
 
@@ -195,10 +195,14 @@ def _collect_forms(text: str, persons: list[EntityMention], scan: _TextIndex) ->
                 add((canonical, tuple(name)), f"{spelled} {' '.join(name)}", False)
     for m in _HONORIFIC_NAME.finditer(text):
         words = _SPACE.split(m.group("name"))
+        end = m.end()
+        if _common_tail(words, scan):
+            words = words[:-1]  # "Miss Lucy Honeychurch Drive Out in Carriages", a chapter title
+            end = _before_last_word(text, m.start(), end)
         form = _make_form([m.group("hon")] + words)
         if form is None:
             continue
-        add(form, _surface(text, m.start(), m.end()), False)
+        add(form, _surface(text, m.start(), end), False)
         covered.append((m.start(), m.end()))
     covered.sort()
     starts = [c[0] for c in covered]
@@ -214,6 +218,9 @@ def _collect_forms(text: str, persons: list[EntityMention], scan: _TextIndex) ->
             elif _sentence_opening(words, start, scan):
                 words = words[1:]  # "Happily Smith had gone": an adverb that opens a sentence
                 start = _NEXT_WORD.match(text, start).end()  # and the alias is "Smith", not "Happily Smith"
+            if _common_tail([w for w in words if w not in _HONORIFIC_SPELLINGS], scan):
+                words = words[:-1]
+                end = _before_last_word(text, start, end)
             i = bisect.bisect_right(starts, start) - 1
             inside = i >= 0 and covered[i][0] <= start and end <= covered[i][1]
             form = _make_form(words)
@@ -347,11 +354,39 @@ def _plural(word: str, name_words: set) -> bool:
 
 
 def _sentence_opening(words: list[str], start: int, scan: _TextIndex) -> bool:
-    """The first word of a run opens a sentence and is a common word in this book (it is
-    written more often in lower case than capitalised inside sentences): not a name."""
+    """The first word of a run opens a sentence and is no name here: a common word in this
+    book (written more often in lower case than capitalised inside sentences), or a word the
+    book never capitalises inside a sentence and no first name ("Hitherto Gino")."""
     first = words[0].rstrip(".")
-    return (len(words) > 1 and first not in _HONORIFIC_SPELLINGS and scan.sentence_initial(start)
-            and scan.lower_count(first) > scan.capitalised_mid[first])
+    if len(words) < 2 or first in _HONORIFIC_SPELLINGS or not scan.sentence_initial(start):
+        return False
+    mid = scan.capitalised_mid[first]
+    return scan.lower_count(first) > mid or (mid == 0 and not known_first_name(first))
+
+
+_TAIL_MID = 2  # capitalised uses inside sentences that a trailing common word may have
+
+
+def _common_tail(words: list[str], scan: _TextIndex) -> bool:
+    """The last of two or more name words is a common word of this book that it hardly ever
+    capitalises inside a sentence: a title-case heading ran on past the name ("Miss Lucy
+    Honeychurch Drive Out", "Mr. Pickwick Takes"). A surname that is also a word ("John
+    Hope") is capitalised whenever the person is named, so it stays."""
+    if len(words) < 2:
+        return False
+    last = words[-1]
+    mid = scan.capitalised_mid[last]
+    return mid <= _TAIL_MID and scan.lower_count(last) > mid
+
+
+def _before_last_word(text: str, start: int, end: int) -> int:
+    """The end of a span without its last word."""
+    i = end
+    while i > start and not text[i - 1].isspace():
+        i -= 1
+    while i > start and text[i - 1].isspace():
+        i -= 1
+    return i
 
 
 def _speaks(form: _Form) -> bool:

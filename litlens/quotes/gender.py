@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import bisect
 from collections import Counter
-from functools import lru_cache
 
 from litlens.model import Gender
 from litlens.quotes.forms import _Form
 from litlens.quotes.names import (
     _HONORIFIC_SPELLINGS, _HONORIFICS, _MAJORITY, _MIN_VOTES, _PRONOUN, _PRONOUN_WINDOW, _STRONG_MAJORITY,
-    _STRONG_VOTES, _TextIndex,
+    _STRONG_VOTES, _TextIndex, name_lexicon,
 )
 
 
@@ -84,19 +83,10 @@ _NAME_SHARE = 0.8  # of the mentions whose first name the lexicon knows, for one
 _NAME_KNOWN = 0.5  # of all the mentions read, known to the lexicon
 
 
-@lru_cache(maxsize=1)
-def _name_lexicon():
-    """gender-guesser's list of about 40,000 first names by country (Jörg Michael's
-    ``nam_dict``), loaded once (0.2 s)."""
-    import gender_guesser.detector
-
-    return gender_guesser.detector.Detector(case_sensitive=True)
-
-
 def name_gender(word: str) -> str:
     """"m" or "f" when the lexicon calls the first name male or female outright ("Charlotte",
     "Edna"), else "" (names used for both, "mostly" one, or unknown: "Jo", "Darcy")."""
-    return {"male": "m", "female": "f"}.get(_name_lexicon().get_gender(word), "")
+    return {"male": "m", "female": "f"}.get(name_lexicon().get_gender(word), "")
 
 
 def first_name_gender(entity) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
+from functools import lru_cache
 
 
 # --------------------------------------------------------------------------- tables
@@ -259,6 +260,20 @@ _PLURAL_DETERMINERS = frozenset({
     "these", "those", "several", "many", "some", "all", "both", "few", "our", "other", "two", "three",
     "four", "five", "six", "seven", "eight", "nine", "ten", "twelve", "twenty", "hundred", "dozen",
 })
+
+
+@lru_cache(maxsize=1)
+def name_lexicon():
+    """gender-guesser's list of about 40,000 first names by country (Jörg Michael's
+    ``nam_dict``), loaded once (0.2 s)."""
+    import gender_guesser.detector
+
+    return gender_guesser.detector.Detector(case_sensitive=True)
+
+
+def known_first_name(word: str) -> bool:
+    """The lexicon lists the word as a first name, of either sex or both ("Jo", "Gino")."""
+    return name_lexicon().get_gender(word) != "unknown"
 
 
 class _TextIndex:

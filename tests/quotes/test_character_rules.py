@@ -101,6 +101,47 @@ def test_characters_a_sentence_opening_before_a_title_is_left_out_of_the_alias()
     assert catherine is not None and "Console Lady Catherine" not in catherine.aliases
 
 
+
+def test_characters_a_word_never_capitalised_inside_a_sentence_is_no_first_name():
+    text = ("Gino came in. \"Hitherto Gino has been kind,\" said Lilia. Gino smiled at Lilia.\n"
+            "Hitherto Gino had said nothing. Then Gino spoke to Lilia again.\n")
+    characters = discover_characters(text, mentions(text, "Hitherto Gino", "Gino", "Lilia"))
+    assert "Hitherto Gino" not in {a for c in characters for a in c.aliases}
+    assert owner(characters, "Gino") is not None
+    # a first name the lexicon knows stays, even when the text only opens sentences with it
+    text = "Tom Smith came in. Smith sat down. \"Good day,\" said Smith. Smith was tired.\n"
+    characters = discover_characters(text, mentions(text, "Tom Smith", "Smith"))
+    assert owner(characters, "Tom Smith") is not None
+
+
+# A chapter title in title case runs on past the name; the book writes "drive" in lower case.
+HEADING = """Chapter VI. Miss Lucy Honeychurch Drive Out in Carriages to See a View
+
+Lucy was glad of the drive. Miss Honeychurch sat beside her cousin, and the drive was long.
+"We shall drive to Fiesole," said Lucy. Lucy looked at the hills. The drive went on.
+"Do not drive so fast," said Miss Honeychurch. Lucy laughed, and she looked at the view.
+Miss Honeychurch looked back at her cousin. "Lucy, do be quiet," said her cousin.
+"""
+
+
+def test_characters_a_title_case_heading_does_not_lengthen_a_name():
+    characters = discover_characters(HEADING, mentions(HEADING, "Lucy Honeychurch Drive", "Lucy", "Miss Honeychurch"))
+    aliases = {a for c in characters for a in c.aliases}
+    assert not any("Drive" in a for a in aliases)
+    lucy = owner(characters, "Lucy")
+    assert lucy is not None and lucy is owner(characters, "Miss Honeychurch")
+    assert "Miss Lucy Honeychurch" in lucy.aliases
+
+
+def test_characters_a_first_name_goes_to_the_full_name_whose_surname_the_text_uses():
+    # "Lucy Italian" (a misreading of "Lucy, Italian ...") is a one-off full name whose surname
+    # the text never uses again; "Miss Lucy Honeychurch" has "Miss Honeychurch" beside it
+    text = HEADING.replace("Lucy looked at the hills.", "Lucy Italian was her joke.")
+    characters = discover_characters(text, mentions(text, "Lucy Honeychurch", "Lucy Italian", "Lucy",
+                                                    "Miss Honeychurch"))
+    lucy = owner(characters, "Lucy")
+    assert lucy is not None and lucy is owner(characters, "Miss Honeychurch")
+
 # A detective introduced with his full name, later "Mr. Jones" and "Jones": one man.
 DETECTIVE = """Mr. Athelney Jones came up the stairs. He was a stout man, and he breathed hard.
 "Good evening," said Mr. Athelney Jones. He looked about the room.
