@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from litlens.quotes.aliases import Found, _hon_compatible, _Union
+from litlens.quotes.gender import first_name_gender
 from litlens.quotes.names import _DIMINUTIVES, _HONORIFICS, _PARTICLES
 
 TOP = 40  # every pair among this many most mentioned entries is scored
@@ -250,6 +251,8 @@ def join_pairs(found: Found, pairs: list, probabilities: np.ndarray, threshold: 
         i, j = index[id(a)], index[id(b)]
         scored[(min(i, j), max(i, j))] = float(p)
     members = {k: [k] for k in range(len(entities))}
+    # the sex a title or a first name states outright ("Miss Bingley"; "Charles", "Jim")
+    sexes = {k: {e.hon_gender() or first_name_gender(e)} - {""} for k, e in enumerate(entities)}
     for (i, j), p in sorted(scored.items(), key=lambda kv: (-kv[1], kv[0])):
         if p < threshold:
             break
@@ -259,7 +262,10 @@ def join_pairs(found: Found, pairs: list, probabilities: np.ndarray, threshold: 
         cross = [scored.get((min(x, y), max(x, y))) for x in members[ri] for y in members[rj]]
         if any(q is not None and q < floor * threshold for q in cross):
             continue
+        if len(sexes[ri] | sexes[rj]) > 1:
+            continue  # a woman and a man: Miss Bingley is not her brother "Charles"
         union.join(i, j)
         members[ri] += members.pop(rj)
+        sexes[ri] |= sexes.pop(rj)
     out, ambiguous = union.apply(entities, found.ambiguous)
     return Found(found.scan, out, ambiguous, found.occurrences, found.speech)

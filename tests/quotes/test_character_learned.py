@@ -49,6 +49,23 @@ def test_join_pairs_settles_an_ambiguous_form_whose_candidates_are_one_person():
     assert found.entities[0].forms == lucy.forms  # the input is not changed
 
 
+def test_join_pairs_never_joins_a_woman_and_a_man():
+    # Caroline Bingley is "Miss Bingley"; "Charles" (her brother) is a man's first name
+    sister, brother, caroline = entity("Bingley", hon="Miss"), entity("Charles"), entity("Caroline")
+    found = Found(None, [sister, brother, caroline], [], [], [])
+    pairs = [(sister, brother), (sister, caroline)]
+    joined = join_pairs(found, pairs, np.array([0.9, 0.8]), threshold=0.5, floor=0.5)
+    groups = sorted(sorted(" ".join(f.words) for f in e.forms) for e in joined.entities)
+    assert groups == [["Bingley", "Caroline"], ["Charles"]]
+    # nor through a third entry: "Caroline" joined first carries the sex of the group
+    joined = join_pairs(found, [(brother, caroline), (sister, caroline)], np.array([0.7, 0.9]), 0.5, 0.5)
+    assert sorted(len(e.forms) for e in joined.entities) == [1, 2]
+    # a first name the lexicon does not know says nothing ("Darcy"): the learned join stands
+    darcy = entity("Darcy")
+    joined = join_pairs(Found(None, [sister, darcy], [], [], []), [(sister, darcy)], np.array([0.9]), 0.5, 0.5)
+    assert len(joined.entities) == 1
+
+
 # --------------------------------------------------------------------------- model file
 
 
