@@ -10,6 +10,9 @@ who speak at least 10 quotations (placeholders such as ``_group`` excluded):
 
 * ``found``: some discovered entry stands for the character;
 * ``split``: two or more discovered entries stand for it (the scholar must merge them);
+* ``joined`` (over all entries): entries holding names that PDNC gives to two or more
+  characters, each name to one of them alone ("Miss Bingley" and "Charles"): two people the
+  scholar must pull apart, the opposite of a split (PDNC's own alias slips count too);
 * ``gender``: the entry with the most mentions among those standing for a found
   character has its gold gender (M/F only; "unknown" counts as wrong);
 * ``nonchar`` (with ``--e2e``): share of detected quotations the attributor gives to an
@@ -255,6 +258,7 @@ def fold_ranker(novel: Path, cache_dir: Path, rankers: Path | None = None):
 
 def score_characters(characters: list, gold: list, gold_chars: list) -> dict:
     """found / split / gender of the speaking characters for one discovered list."""
+    from litlens.attribution.context import normalise_alias
     from litlens.attribution.evaluate import MIN_QUOTES, gold_speaker_ids, map_discovered_to_gold
 
     to_gold = map_discovered_to_gold(characters, gold_chars)
@@ -278,10 +282,25 @@ def score_characters(characters: list, gold: list, gold_chars: list) -> dict:
         gender_ok += characters[top].gender == want
         if characters[top].gender != want:
             wrong_gender.append(f"{gold_chars[g].name}={characters[top].gender}")
+    owners: dict[str, set[int]] = {}
+    for gi, g in enumerate(gold_chars):
+        for alias in [g.name, *g.aliases]:
+            owners.setdefault(normalise_alias(alias), set()).add(gi)
+    joined = {}
+    for c in characters:
+        held: dict[int, list[str]] = {}
+        for alias in c.aliases:
+            own = owners.get(normalise_alias(alias), set())
+            if len(own) == 1:
+                held.setdefault(next(iter(own)), []).append(alias)
+        if len(held) > 1:
+            joined[c.name] = {gold_chars[g].name: names for g, names in held.items()}
     return {
         "speaking": len(speaking),
         "found": len(found),
         "split": len(split),
+        "joined": len(joined),
+        "joins": joined,
         "gender_n": gender_n,
         "gender_ok": gender_ok,
         "entries": len(characters),
@@ -361,7 +380,7 @@ def score_suggestions(text, persons, detected, characters, to_gold, gold, gold_c
             "suggested": [(characters[s.keep].name, characters[s.fold].name, s.probability) for s in suggestions]}
 
 
-FIGURES = ("speaking", "found", "split", "gender_n", "gender_ok", "quotations_given", "quotations_nonchar",
+FIGURES = ("speaking", "found", "split", "joined", "gender_n", "gender_ok", "quotations_given", "quotations_nonchar",
            "e2e_scored", "e2e_correct", "entries", "entries_no_character", "suggestions", "suggestions_right",
            "splits_reached")
 
@@ -418,7 +437,8 @@ def main() -> None:
             print(f"    suggestions: {r['suggestions_right']} right of {r['suggestions']}, "
                   f"{r['splits_reached']} splits reached: {r['suggested']}")
         if args.verbose:
-            print(f"    missed: {r['missed']}\n    split: {r['splits']}\n    gender: {r['wrong_gender']}")
+            print(f"    missed: {r['missed']}\n    split: {r['splits']}\n    joined: {r['joins']}\n"
+                  f"    gender: {r['wrong_gender']}")
             if "nonchar_entries" in r:
                 print(f"    non-characters given quotations: {r['nonchar_entries']}")
     total = pooled(results)
@@ -426,6 +446,7 @@ def main() -> None:
     if args.suggest:
         print(f"suggestions: {total['suggestions_right']} right of {total['suggestions']}; "
               f"{total['splits_reached']} of {total['split']} splits reached")
+    print(f"entries joining two PDNC characters: {total['joined']}")
     if args.json:
         args.json.write_text(json.dumps({"novels": results, "pooled": total}, indent=1) + "\n")
 
