@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from litlens.quotes.forms import _Form, _canonical_hon
-from litlens.quotes.gender import _form_gender, _hon_gender, _vote
+from litlens.quotes.gender import _form_gender, _hon_gender, _vote, first_name_gender
 from litlens.quotes.names import (
     _COOCCURRENCE, _DIMINUTIVES, _HONORIFICS, _HONORIFIC_SPELLINGS, _INCOMPATIBLE_GROUPS,
     _TITLED_GROUPS,
@@ -282,7 +282,11 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                 if fits and not e.honorifics():
                     g = gender_of(e)
                     if not g and _contested(title_genders[word]):
-                        fits = False  # "Thomas Palmer" fits Mr. and Mrs. Palmer: his or hers?
+                        # "Thomas Palmer" fits Mr. and Mrs. Palmer: his or hers? The first
+                        # name says, when the text's pronouns do not
+                        g = first_name_gender(e)
+                    if not g and _contested(title_genders[word]):
+                        fits = False
                     elif g and any(_HONORIFICS[f.hon][0] not in ("", g) for f in c):
                         fits = False  # "Mrs. Miller" is not Randolph Miller
                     elif g != "f" and any(_HONORIFICS[f.hon][1] in ("f-married", "f-title")

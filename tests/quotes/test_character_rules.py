@@ -418,3 +418,20 @@ def test_former_names_carry_a_form_that_fitted_both_entries():
     # nothing said: the same lists back
     apart = [(0, 11, weston), (16, 27, taylor)]
     assert join_former_names("Mrs. Weston and Miss Taylor", [a, b], [], apart) == ([a, b], [])
+
+
+# A husband and wife share "Palmer"; the narration gives "Thomas Palmer" no pronoun.
+PALMERS = """Mr. Palmer came in with Mrs. Palmer. Mr. Palmer read the paper while Mrs. Palmer laughed.
+"How droll!" said Mrs. Palmer. Mr. Palmer did not look up. Mrs. Palmer laughed again.
+The card read Thomas Palmer, Esq. Mr. Palmer took it back from Mrs. Palmer.
+"""
+
+
+def test_characters_a_first_name_settles_a_surname_a_husband_and_wife_share():
+    characters = discover_characters(PALMERS, mentions(PALMERS, "Thomas Palmer"))
+    assert owner(characters, "Thomas Palmer") is owner(characters, "Mr. Palmer")
+    assert owner(characters, "Mrs. Palmer") is not owner(characters, "Mr. Palmer")
+    # a name the lexicon does not know leaves "his or hers?" open: the full name stays apart
+    text = PALMERS.replace("Thomas Palmer", "Quillon Palmer")
+    characters = discover_characters(text, mentions(text, "Quillon Palmer"))
+    assert owner(characters, "Quillon Palmer") is not owner(characters, "Mr. Palmer")
