@@ -289,8 +289,8 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                         fits = False
                     elif g and any(_HONORIFICS[f.hon][0] not in ("", g) for f in c):
                         fits = False  # "Mrs. Miller" is not Randolph Miller
-                    elif g != "f" and any(_HONORIFICS[f.hon][1] in ("f-married", "f-title")
-                                          for f in c):
+                    elif (g != "f" or first_name_gender(e) == "m") and any(
+                            _HONORIFICS[f.hon][1] in ("f-married", "f-title") for f in c):
                         # a wife bears her husband's surname: "Madame Lebrun" joins a
                         # "Robert Lebrun" only if the text shows that person is a woman
                         fits = False

@@ -435,3 +435,16 @@ def test_characters_a_first_name_settles_a_surname_a_husband_and_wife_share():
     text = PALMERS.replace("Thomas Palmer", "Quillon Palmer")
     characters = discover_characters(text, mentions(text, "Quillon Palmer"))
     assert owner(characters, "Quillon Palmer") is not owner(characters, "Mr. Palmer")
+
+
+# A son named beside his mother, so that the pronouns after his name are hers.
+MOTHER_AND_SON = """Mrs. Vane sat by the fire. Jim Vane came in; she looked up at him and smiled.
+"Jim, she is gone," she said. Jim stood still; she wept. Mrs. Vane took his hand.
+Mrs. Vane spoke again. Jim nodded; she went on talking. Jim, she thought, was a good boy.
+"""
+
+
+def test_characters_a_married_title_does_not_join_a_man_named_by_his_first_name():
+    characters = discover_characters(MOTHER_AND_SON, mentions(MOTHER_AND_SON, "Jim Vane", "Jim"))
+    assert owner(characters, "Jim") is not None
+    assert owner(characters, "Mrs. Vane") is not owner(characters, "Jim")
