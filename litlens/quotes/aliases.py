@@ -280,16 +280,17 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                     role == "any" and word in {x.given for x in e.forms})
                 fits = fits or any(x.hon and x.words == lead.words for x in e.forms)
                 if fits and not e.honorifics():
-                    g = gender_of(e)
-                    if not g and _contested(title_genders[word]):
+                    g, named = gender_of(e), first_name_gender(e)
+                    contested = not g and _contested(title_genders[word])
+                    if contested:
                         # "Thomas Palmer" fits Mr. and Mrs. Palmer: his or hers? The first
                         # name says, when the text's pronouns do not
-                        g = first_name_gender(e)
-                    if not g and _contested(title_genders[word]):
+                        g = named
+                    if contested and not g:
                         fits = False
                     elif g and any(_HONORIFICS[f.hon][0] not in ("", g) for f in c):
                         fits = False  # "Mrs. Miller" is not Randolph Miller
-                    elif (g != "f" or first_name_gender(e) == "m") and any(
+                    elif (g != "f" or named == "m") and any(
                             _HONORIFICS[f.hon][1] in ("f-married", "f-title") for f in c):
                         # a wife bears her husband's surname: "Madame Lebrun" joins a
                         # "Robert Lebrun" only if the text shows that person is a woman

@@ -14,7 +14,10 @@ list of :class:`~litlens.model.Character`, most mentioned first.
    first and last word of a full name the text gives at least twice or with an
    honorific (a one-off tag, "Himalayan India", implies nothing), and a known first name
    followed by a known surname at least twice ("Edna Pontellier"). A capitalised common
-   word that opens a sentence is no first name ("Happily Smith", "Take Harris").
+   word that opens a sentence is no first name ("Happily Smith", "Take Harris"), nor is a
+   word the book never capitalises inside a sentence and no lexicon lists as a first name
+   ("Hitherto Gino"); a common word that a title-case heading runs on after a name is
+   dropped ("Miss Lucy Honeychurch Drive Out in Carriages").
 2. **Non-names out.** Exclamations and address words ("Oh", "Sir", "Majesty"); words
    this book mostly writes in lower case or capitalises only at a sentence start ("Pray",
    "Hitherto"); common nouns ("a Roman"); places ("Netherfield" beside "Netherfield
@@ -32,13 +35,18 @@ list of :class:`~litlens.model.Character`, most mentioned first.
 
    a. full names, one character per first name + surname ("Mr. John Knightley" and his
       wife "Mrs. John Knightley" are two; plain "John Knightley" is the man);
-   b. a bare first name joins the one full name it starts ("Jane" -> "Jane Bennet");
+   b. a bare first name joins the one full name it starts ("Jane" -> "Jane Bennet"), or of
+      several, the one whose surname the text uses beyond it ("Lucy" -> "Miss Lucy
+      Honeychurch", not a one-off "Lucy Italian");
    c. honorific + one word ("Mr. Darcy", "Lady Catherine", "Miss Bingley"), grouped with
       compatible spellings ("Mr. Poirot" = "Monsieur Poirot"), joins the one full name it
       fits: the surname, or the first name after Miss/Lady/Sir/Lord/...; honorifics must
       agree (Mr, Mrs and Miss differ; Sir/Lord and military ranks are never "Mr"; a
       Captain is no General), and so must the gender. A wife's title ("Mrs.", "Madame",
-      "Lady") joins a full name only when the text shows that person is a woman; a title
+      "Lady") joins a full name only when the text shows that person is a woman and the
+      first name is no man's ("Mrs. Vane" is not her son "Jim Vane"); where a man and a
+      woman share title + surname and the pronouns say nothing, the first name decides
+      ("Thomas Palmer" is Mr. Palmer); a title
       that fits several full names of one family ("Mrs. Dashwood" beside Elinor, Marianne
       and Margaret Dashwood) is a person of her own (the parent); a title + surname is not
       the person the text calls by title + first name when the text shows two people:
@@ -60,7 +68,9 @@ list of :class:`~litlens.model.Character`, most mentioned first.
    f. **learned: same person?** (:mod:`~litlens.quotes.same_person`) a LightGBM
       classifier over pairs of entries (name-form relations, honorifics and genders,
       clauses shared, naming near each other, the same company, where in the book, naming
-      inside speech) joins the pairs the names alone leave apart ("Cecil" and "Mr. Vyse");
+      inside speech) joins the pairs the names alone leave apart ("Cecil" and "Mr. Vyse"),
+      never a group whose titles or first names state both sexes ("Miss Bingley" and
+      "Charles");
    g. **learned: a person?** (:mod:`~litlens.quotes.people`) a LightGBM classifier over
       entries (mentions, NER share, speech tags, places' contexts, how the words are
       written elsewhere) leaves out entries that are no person; an entry that speaks
