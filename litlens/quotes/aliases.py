@@ -248,6 +248,7 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
         if f.hon != "the" and _HONORIFICS[f.hon][0]:
             title_genders[f.words[0]][_HONORIFICS[f.hon][0]] += f.count
     clusters: list[list[_Form]] = []
+    merged: dict[int, _Entity] = {}  # entities joined into another, for the ambiguous forms
     for f in titled_single:
         for c in clusters:
             if (f.hon != "the" and c[0].hon != "the" and c[0].words == f.words
@@ -300,6 +301,16 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                 candidates.append(e)
         if lead.hon != "the":
             candidates = _drop_noise(candidates)
+            if len(candidates) > 1 and _one_name(candidates):
+                # "Mr. Chitling" fits "Tom Chitling" and "Tommy Chitling": one person
+                keep = max(candidates, key=lambda e: e.count)
+                for e in candidates:
+                    if e is not keep:
+                        keep.forms.extend(e.forms)
+                        e.forms = []
+                        merged[id(e)] = keep
+                entities = [e for e in entities if e.forms]
+                candidates = [keep]
             if len(candidates) > 1:
                 same = [e for e in candidates if e.honorifics() & {f.hon for f in c}]
                 if len(same) == 1:
@@ -338,7 +349,6 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
         _attach(f, candidates, entities, ambiguous)
 
     # 5. diminutives ("Lizzy" -> the one untitled Elizabeth)
-    merged: dict[int, _Entity] = {}
     for e in sorted(entities, key=lambda e: (-e.count, e.forms[0].words)):
         nicknames = e.given_names()
         if len(nicknames) != 1 or e.titled():
@@ -405,6 +415,35 @@ def _two_people(short: _Form, full: _Form) -> bool:
         return True
     first = min(full.segments)
     return sum(1 for s in short.segments if s < first) >= _EARLIER_USES
+
+
+def _diminutive_kin(a: str, b: str) -> bool:
+    """Two first names of one person: "Tom" and "Tommy" (both Thomas), "Charley" and
+    "Charles"."""
+    ka = {a, *_DIMINUTIVES.get(a, ())}
+    kb = {b, *_DIMINUTIVES.get(b, ())}
+    return a != b and bool(ka & kb)
+
+
+def _one_name(candidates: list[_Entity]) -> bool:
+    """Full names of one surname whose first names are forms of one name ("Tom
+    Chitling", "Tommy Chitling"), all fitting one titled surname: one person, when
+    none bears a rank ("Sir Thomas Bertram" is Tom Bertram's father), their genders agree
+    and the text never names two of them in one clause."""
+    if any(e.titled() or len(e.surnames()) != 1 for e in candidates):
+        return False
+    if len(set().union(*(e.surnames() for e in candidates))) != 1:
+        return False
+    names = [e.given_names() for e in candidates]
+    if any(len(n) != 1 for n in names):
+        return False
+    firsts = [next(iter(n)) for n in names]
+    if not all(_diminutive_kin(a, b) for a in firsts for b in firsts if a != b):
+        return False
+    genders = {e.gender() for e in candidates} - {""}
+    if len(genders) > 1:
+        return False
+    return not any(_cooccur(a.segments(), b) for k, a in enumerate(candidates) for b in candidates[k + 1:])
 
 
 def _drop_noise(candidates: list[_Entity]) -> list[_Entity]:

@@ -448,3 +448,23 @@ def test_characters_a_married_title_does_not_join_a_man_named_by_his_first_name(
     characters = discover_characters(MOTHER_AND_SON, mentions(MOTHER_AND_SON, "Jim Vane", "Jim"))
     assert owner(characters, "Jim") is not None
     assert owner(characters, "Mrs. Vane") is not owner(characters, "Jim")
+
+
+# One young man under two forms of his first name, and his surname with a title.
+TOM_AND_TOMMY = """Tom Chitling came in from the street. He sat down by the fire.
+"Where have you been?" said the Jew. Mr. Chitling said he had been in the country.
+Tommy Chitling laughed, and he lit his pipe. Mr. Chitling was a merry fellow.
+"I am tired," said Mr. Chitling. He yawned, and he went to bed.
+"""
+
+
+def test_characters_two_forms_of_one_first_name_are_one_person_for_the_titled_surname():
+    characters = discover_characters(TOM_AND_TOMMY, mentions(TOM_AND_TOMMY, "Tom Chitling", "Tommy Chitling"))
+    chitling = owner(characters, "Mr. Chitling")
+    assert chitling is not None
+    assert owner(characters, "Tom Chitling") is chitling
+    assert owner(characters, "Tommy Chitling") is chitling
+    # a father with a rank is not his son: "Sir Thomas" and "Tom" stay two people
+    text = TOM_AND_TOMMY.replace("Tommy Chitling", "Sir Thomas Chitling")
+    characters = discover_characters(text, mentions(text, "Tom Chitling", "Sir Thomas Chitling"))
+    assert owner(characters, "Sir Thomas Chitling") is not owner(characters, "Tom Chitling")
