@@ -63,6 +63,11 @@ class _Entity:
     def titled(self) -> bool:
         return any(_HONORIFICS[h][1] in _TITLED_GROUPS for h in self.honorifics())
 
+    def mostly_titled(self) -> bool:
+        """Most of its mentions bear a rank ("Lady Catherine"), not one stray "King James"."""
+        titled = sum(f.count for f in self.forms if f.hon and _HONORIFICS[f.hon][1] in _TITLED_GROUPS)
+        return titled > 0 and 2 * titled >= self.count
+
     def segments(self) -> set[int]:
         out: set[int] = set()
         for f in self.forms:
@@ -348,7 +353,7 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
             candidates = _prefer(f, as_given, as_surname)
         _attach(f, candidates, entities, ambiguous)
 
-    # 5. diminutives ("Lizzy" -> the one untitled Elizabeth)
+    # 5. diminutives ("Lizzy" -> the one Elizabeth not mostly called by a rank)
     for e in sorted(entities, key=lambda e: (-e.count, e.forms[0].words)):
         nicknames = e.given_names()
         if len(nicknames) != 1 or e.titled():
@@ -359,9 +364,9 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
             continue
         surnames = e.surnames()
         targets = [t for t in entities if t is not e and t.forms
-                   and t.given_names() & set(full_names) and not t.titled()
+                   and t.given_names() & set(full_names) and not t.mostly_titled()
                    and (not surnames or not t.surnames() or surnames & t.surnames())
-                   and all(_compatible(x, t) for x in e.forms)
+                   and (all(_compatible(x, t) for x in e.forms) or _named_for(e, t))
                    and not _cooccur(e.segments(), t)]
         if len(targets) == 1:
             targets[0].forms += e.forms
@@ -415,6 +420,15 @@ def _two_people(short: _Form, full: _Form) -> bool:
         return True
     first = min(full.segments)
     return sum(1 for s in short.segments if s < first) >= _EARLIER_USES
+
+
+def _named_for(nickname: _Entity, target: _Entity) -> bool:
+    """The pet form's own sex, by the name lexicon, is the target's ("Jim" for James Vane),
+    though the pronouns after it say otherwise ("Jim, she is gone": his sister's "she"),
+    and no honorific stands against it."""
+    g = target.gender()
+    return bool(g) and first_name_gender(nickname) == g and all(
+        not x.hon or _hon_compatible(x.hon, h) for x in nickname.forms for h in target.honorifics())
 
 
 def _diminutive_kin(a: str, b: str) -> bool:

@@ -468,3 +468,19 @@ def test_characters_two_forms_of_one_first_name_are_one_person_for_the_titled_su
     text = TOM_AND_TOMMY.replace("Tommy Chitling", "Sir Thomas Chitling")
     characters = discover_characters(text, mentions(text, "Tom Chitling", "Sir Thomas Chitling"))
     assert owner(characters, "Sir Thomas Chitling") is not owner(characters, "Tom Chitling")
+
+
+# A brother known by his pet name, mostly beside his sister, so that the pronouns after
+# "Jim" are hers; one stray "King James" is no title of his.
+BROTHER_JIM = """James Vane was a rough lad. He packed his box for the sea.
+Sibyl kissed Jim, and she laughed. "Jim, you must not go," she said. Jim frowned.
+She held Jim by the arm; she cried. Jim looked away, and she wept again.
+James Vane went down the stairs. He said nothing. The book was of the time of King James.
+"""
+
+
+def test_characters_a_pet_name_joins_its_full_name_whatever_the_pronouns_after_it():
+    characters = discover_characters(BROTHER_JIM, mentions(BROTHER_JIM, "James Vane", "Jim", "Sibyl"))
+    james = owner(characters, "James Vane")
+    assert james is not None and owner(characters, "Jim") is james
+    assert owner(characters, "Sibyl") is not james
