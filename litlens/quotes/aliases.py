@@ -257,7 +257,10 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
     for f in titled_single:
         for c in clusters:
             if (f.hon != "the" and c[0].hon != "the" and c[0].words == f.words
-                    and _compatible(f, _Entity(c)) and not _cooccur(f.segments, _Entity(c))):
+                    and _compatible(f, _Entity(c)) and not _cooccur(f.segments, _Entity(c))
+                    and not _opposite(_title_sex(f), _title_sex(*c))):
+                # "Comrade Gregory" (he) is not "Miss Gregory": a title without a sex of its
+                # own goes by the pronouns after it
                 c.append(f)
                 break
         else:
@@ -287,6 +290,8 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                 fits = fits or any(x.hon and x.words == lead.words for x in e.forms)
                 if fits and not e.honorifics():
                     g, named = gender_of(e), first_name_gender(e)
+                    if not _Entity(list(c)).hon_gender() and _opposite(_title_sex(*c), g or named):
+                        fits = False  # "Comrade Gregory" (he) is not Rosamond Gregory
                     contested = not g and _contested(title_genders[word])
                     if contested:
                         # "Thomas Palmer" fits Mr. and Mrs. Palmer: his or hers? The first
@@ -383,6 +388,16 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                 targets.append(e)
         resolved.append((form, targets))
     return entities, resolved
+
+
+def _title_sex(*forms: _Form) -> str:
+    """The sex the forms' titles give, or else (titles without a sex of their own: "Comrade",
+    "Dr") the pronouns after them, by the weaker vote."""
+    return _Entity(list(forms)).hon_gender() or _Entity(list(forms)).pronoun_gender(strong=False)
+
+
+def _opposite(a: str, b: str) -> bool:
+    return bool(a and b and a != b)
 
 
 def _contested(genders: Counter) -> bool:

@@ -484,3 +484,21 @@ def test_characters_a_pet_name_joins_its_full_name_whatever_the_pronouns_after_i
     james = owner(characters, "James Vane")
     assert james is not None and owner(characters, "Jim") is james
     assert owner(characters, "Sibyl") is not james
+
+
+# A man called by a title without a sex of its own, and his sister.
+COMRADE_AND_SISTER = """Mr. Lucian Gregory stood up in the garden. Gregory was a poet, and he talked well.
+Rosamond Gregory listened; she smiled at her brother. Miss Gregory sat under the tree.
+At the meeting they called him Comrade Gregory. "Silence," said Comrade Gregory, and he rose.
+Comrade Gregory looked round; he was angry. Gregory sat down again, and he frowned.
+Comrade Gregory left the hall at midnight, and he walked home alone.
+"""
+
+
+def test_characters_a_title_without_a_sex_goes_by_the_pronouns_after_it():
+    characters = discover_characters(
+        COMRADE_AND_SISTER, mentions(COMRADE_AND_SISTER, "Lucian Gregory", "Gregory", "Rosamond Gregory"))
+    comrade = owner(characters, "Comrade Gregory")
+    assert comrade is not None
+    assert comrade is not owner(characters, "Miss Gregory")
+    assert comrade is not owner(characters, "Rosamond Gregory")
