@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
+from itertools import chain
 from dataclasses import dataclass, field
 
 from litlens.model import EntityMention
@@ -17,7 +18,7 @@ from litlens.quotes.names import (
     _ARTICLE_MIN, _ARTICLE_SHARE, _GAP_ONLY, _HONORIFIC_BEFORE, _HONORIFIC_NAME,
     _HONORIFIC_PAIR, _HONORIFIC_SPELLINGS, _LEADING_NON_NAME, _NAME_WORD, _NON_NAMES,
     _PARTICLES, _PLACE_SUFFIXES, _SPACE, _SPAN_WORD, _TAG_AFTER, _TAG_BEFORE, _TRAILING_TITLES,
-    _TextIndex, _VOCATIVE, _VOCATIVE_MID, _WORD_START, known_first_name,
+    _TextIndex, _VOCATIVE, _VOCATIVE_MID, _VOCATIVE_YOU, _WORD_START, known_first_name,
 )
 
 
@@ -233,10 +234,10 @@ def _collect_forms(text: str, persons: list[EntityMention], scan: _TextIndex) ->
                 continue
             add(form, _surface(text, start, end) if form[0] else " ".join(form[1]), True)
     # a name addressed at the end of a segment the tag interrupts ('"Good morning, Mr. Darcy,"
-    # said Elizabeth') is spoken to; it only confirms a form found otherwise, since such a
-    # comma also closes clauses that address nobody, so it is counted apart from the
-    # vocatives the name rules read
-    for m in _VOCATIVE_MID.finditer(text):
+    # said Elizabeth') or after "you" ('"I sent for you, Annie, because"') is spoken to; it
+    # only confirms a form found otherwise, since such a comma also closes clauses that
+    # address nobody, so it is counted apart from the vocatives the name rules read
+    for m in chain(_VOCATIVE_MID.finditer(text), _VOCATIVE_YOU.finditer(text)):
         words = _SPACE.split(m.group("name"))
         if len(words) > 1 and words[0].endswith(".") and words[0][:-1] in _HONORIFIC_SPELLINGS:
             words[0] = words[0][:-1]

@@ -230,6 +230,8 @@ _VOCATIVE = re.compile(
 )
 # addressed at the end of a quoted segment that goes on after a tag ('"Good morning, Mr. Darcy,"')
 _VOCATIVE_MID = re.compile(rf',{_GAP}(?P<name>{_TITLED_RUN}),["”]')
+# addressed inside a sentence after "you" ('"I sent for you, Annie, because ..."')
+_VOCATIVE_YOU = re.compile(rf'\b[Yy]ou,{_GAP}(?P<name>{_TITLED_RUN}),')
 _HONORIFIC_BEFORE = re.compile(rf"\b(?P<hon>{_HON_ALT})\.?{_GAP}$")
 _SPAN_WORD = re.compile(rf"[{_UP}{_LO}][{_UP}{_LO}'’\-]*\.?|\S")
 _WORD = re.compile(rf"[{_UP}{_LO}]+(?:['’-][{_UP}{_LO}]+)*")

@@ -12,7 +12,7 @@ from litlens.quotes.aliases import Found, _Entity
 from litlens.quotes.characters import discover_characters, find_entities
 from litlens.quotes.forms import _Form
 from litlens.quotes.learned import MODEL_FILE, CharacterModel, CharacterModelError, Decision, default_model
-from litlens.quotes.people import KEEP_FEATURES, entry_rows
+from litlens.quotes.people import KEEP_FEATURES, entry_rows, speakers
 from litlens.quotes.same_person import FEATURES, join_pairs, pair_rows
 from tests.quotes.conftest import mentions
 
@@ -149,3 +149,19 @@ def test_discover_characters_without_a_model_is_the_name_rules_alone():
     assert [c.aliases for c in discover_characters(VISIT, mentions(VISIT, *VISIT_NAMES), model=none)] == \
         [c.aliases for c in rules]
     assert Decision(None, 0.5).probabilities(np.zeros((0, 3))).shape == (0,)
+
+
+def test_a_name_addressed_after_you_counts_as_spoken_to():
+    # '"I sent for you, Annie, because ..."': a maid named a few times and addressed inside a
+    # sentence is someone spoken to, so the person step keeps her whatever it scores
+    text = ('Poirot sent for Annie. Annie came up the stairs.\n\n'
+            '"I sent for you, Annie, because you may know something," said Poirot.\n\n'
+            'Annie blushed. "I am sure, sir, that I never saw it."\n')
+    found = find_entities(text, mentions(text, "Annie", "Poirot"))
+    annie = next(e for e in found.entities if any(f.words == ("Annie",) for f in e.forms))
+    assert sum(f.addressed for f in annie.forms) == 1
+    spoken_to = dict(zip((id(e) for e in found.entities if e.forms), speakers(found)))
+    assert spoken_to[id(annie)]
+    # a list in narration is no address
+    listed = find_entities("Annie, Dorcas, and Poirot went in.", mentions("Annie, Dorcas, and Poirot went in.", "Annie", "Dorcas", "Poirot"))
+    assert all(f.addressed == 0 for e in listed.entities for f in e.forms)
