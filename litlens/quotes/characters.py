@@ -77,6 +77,9 @@ list of :class:`~litlens.model.Character`, most mentioned first.
       ("said Mrs. Long", or named as a detected quotation's speaker) always stays.
       Both are trained on PDNC's character lists with thresholds chosen by leave-novels-out
       cross-validation; the data-only model file is read by :mod:`~litlens.quotes.learned`.
+   h. a name in address joins the entry that answers to it: when speeches addressing
+      "Harry" are answered, mostly, by speeches tagged "said Lord Henry", and "Harry"
+      seldom answers for himself, they are one man (:mod:`~litlens.quotes.answers`).
 
    Two names that often share a clause (a sentence, cut at quotation marks) are never
    merged: they are two people ("Mrs. Bennet ... Jane"). One-off full names (misprints,
@@ -124,6 +127,7 @@ from litlens.model import Cancelled, Character, EntityMention, Progress, Quotati
 from litlens.quotes.aliases import Found, _Entity, _group
 from litlens.quotes.same_person import pair_rows
 from litlens.quotes.forms import _Form, _collect_forms, _filter_forms, _speaks
+from litlens.quotes.answers import join_answered_names
 from litlens.quotes.former import join_former_names
 from litlens.quotes.gender import _vote_pronouns, final_gender
 from litlens.quotes.mentions import _alias_key, _scan_mentions, count_mentions
@@ -167,6 +171,7 @@ def discover_characters(
     if model is not None:
         report(0.8, "joining entries of one person")
         found = model.apply(found, quotations)
+    found = join_answered_names(found, quotations)
     report(0.9, "building characters")
     characters = _build(text, found.entities, found.ambiguous, quotations or [])
     if quotations and needs_narrator(text, quotations, _owned_mentions(found)):

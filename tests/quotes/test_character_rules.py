@@ -502,3 +502,45 @@ def test_characters_a_title_without_a_sex_goes_by_the_pronouns_after_it():
     assert comrade is not None
     assert comrade is not owner(characters, "Miss Gregory")
     assert comrade is not owner(characters, "Rosamond Gregory")
+
+
+# A man his friends address as "Harry" while the narration tags him "Lord Henry"; and two
+# people who address each other and answer for themselves.
+HARRY = """Basil looked at the garden. Lord Henry lay on the divan, and he smoked.
+
+"Harry, you must not take him away from me," said Basil.
+
+"What nonsense you talk!" said Lord Henry, smiling.
+
+"Harry, I mean it," said Basil. He walked to the window.
+
+"Then I shall stay," said Lord Henry, and he lit a cigarette.
+
+Dorian came in from the garden. "Harry, are you coming to the theatre?"
+
+"Certainly," said Lord Henry. "We shall all go."
+
+"Basil, you will come too," said Dorian.
+
+"I will," said Basil. Lord Henry laughed at them both, and he rose.
+"""
+
+
+def _quotations(text: str):
+    from litlens.quotes.detect import detect_quotations
+    from litlens.text.paragraphs import find_paragraphs
+
+    return detect_quotations(text, find_paragraphs(text))
+
+
+def test_characters_a_name_in_address_joins_the_one_who_answers_to_it():
+    names = ("Basil", "Lord Henry", "Harry", "Dorian")
+    characters = discover_characters(HARRY, mentions(HARRY, *names), _quotations(HARRY))
+    henry = owner(characters, "Lord Henry")
+    assert henry is not None and owner(characters, "Harry") is henry
+    # Basil answers for himself when addressed: he stays Basil, and Dorian stays Dorian
+    assert owner(characters, "Basil") not in (None, henry)
+    assert owner(characters, "Dorian") not in (None, henry, owner(characters, "Basil"))
+    # without the quotations nothing says who answers
+    apart = discover_characters(HARRY, mentions(HARRY, *names))
+    assert owner(apart, "Harry") is not owner(apart, "Lord Henry")
