@@ -27,7 +27,7 @@ from litlens.quotes.aliases import Found, _cooccur, _Union
 from litlens.quotes.gender import first_name_gender
 from litlens.quotes.lexicon import SPEECH_VERBS
 
-MIN_ANSWERS = 3  # answers that make a name in address someone's
+MIN_ANSWERS = 2  # answers that make a name in address someone's (chosen on split halves, docs/characters.md)
 SHARE = 0.75  # ... and the share of its answers that one entry gives
 _TAG_GAP = 40  # characters at most between a speech and the name of its tag
 _TURN_GAP = 2  # paragraphs at most from a speech to its answer
