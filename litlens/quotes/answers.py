@@ -14,7 +14,9 @@ least :data:`MIN_ANSWERS` of its answers and :data:`SHARE` of them all, the name
 entry's name in address: "Harry" (never tagged) answered 16 times of 17 by Lord Henry, and
 "Fagin" answered 18 times of 23 as "said the Jew". Not when their sexes differ or the text
 names both in one clause (two people), and an answer does not count when the speech that
-addresses the name is tagged with the answerer himself.
+addresses the name is tagged with the answerer himself. A name that speech tags also use
+is someone who speaks; it needs :data:`SPEAKER_ANSWERS` answers before the share says
+anything.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ from litlens.quotes.lexicon import SPEECH_VERBS
 
 MIN_ANSWERS = 2  # answers that make a name in address someone's (chosen on split halves, docs/characters.md)
 SHARE = 0.75  # ... and the share of its answers that one entry gives
+# answers a name that speech tags also use needs: a speaker who answers for himself half the
+# time does not in five answers once in 32 ("Mrs. Moore", answered twice by her son)
+SPEAKER_ANSWERS = 5
 _TAG_GAP = 40  # characters at most between a speech and the name of its tag
 _TURN_GAP = 2  # paragraphs at most from a speech to its answer
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
@@ -101,7 +106,8 @@ def join_answered_names(found: Found, quotations: list | None) -> Found:
     joined = False
     for who, by in answers.items():
         answerer, n = by.most_common(1)[0]
-        if answerer == who or n < MIN_ANSWERS or n < SHARE * sum(by.values()):
+        total = sum(by.values())
+        if answerer == who or n < MIN_ANSWERS or n < SHARE * total or (tagged[who] and total < SPEAKER_ANSWERS):
             continue
         a, b = entities[who], entities[answerer]
         if {_sex(a), _sex(b)} >= {"m", "f"} or _cooccur(a.segments(), b):

@@ -544,3 +544,22 @@ def test_characters_a_name_in_address_joins_the_one_who_answers_to_it():
     # without the quotations nothing says who answers
     apart = discover_characters(HARRY, mentions(HARRY, *names))
     assert owner(apart, "Harry") is not owner(apart, "Lord Henry")
+
+
+# A father who speaks under his own name, addressed twice and answered both times by his son.
+FATHER_AND_SON = """Mr. Moore sat by the fire. "It is late," said Mr. Moore. He yawned.
+
+"Mr. Moore, will you have tea?" asked the maid.
+
+"No, he will not," said Ronny. He stood up.
+
+"Mr. Moore, the carriage is here," said the maid.
+
+"Then we go," said Ronny, and he went out.
+"""
+
+
+def test_characters_a_speaker_answered_by_another_twice_stays_apart():
+    characters = discover_characters(FATHER_AND_SON, mentions(FATHER_AND_SON, "Moore", "Ronny"),
+                                     _quotations(FATHER_AND_SON))
+    assert owner(characters, "Mr. Moore") not in (None, owner(characters, "Ronny"))
