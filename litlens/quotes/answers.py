@@ -28,6 +28,7 @@ from collections import Counter, defaultdict
 from litlens.quotes.aliases import Found, _cooccur, _Union
 from litlens.quotes.gender import first_name_gender
 from litlens.quotes.lexicon import SPEECH_VERBS
+from litlens.text.paragraphs import find_paragraphs
 
 MIN_ANSWERS = 2  # answers that make a name in address someone's (chosen on split halves, docs/characters.md)
 SHARE = 0.75  # ... and the share of its answers that one entry gives
@@ -36,13 +37,14 @@ SHARE = 0.75  # ... and the share of its answers that one entry gives
 SPEAKER_ANSWERS = 5
 _TAG_GAP = 40  # characters at most between a speech and the name of its tag
 _TURN_GAP = 2  # paragraphs at most from a speech to its answer
-_PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _WORD = re.compile(r"[A-Za-z]+")
 _EDGE = re.compile(r"^[\W_]*$")
 
 
 def _paragraph_starts(text: str) -> list[int]:
-    return [0] + [m.end() for m in _PARAGRAPH.finditer(text)]
+    """Where each paragraph starts, by the book's own layout (blank lines, line breaks or
+    indents)."""
+    return [0] + [p.start for p in find_paragraphs(text)[1:]]
 
 
 def _tag_words(segment: str) -> bool:
