@@ -148,6 +148,11 @@ def _collect_forms(text: str, persons: list[EntityMention], scan: _TextIndex) ->
         form = forms.get(key)
         if form is None:
             form = forms[key] = _Form(hon=key[0], words=key[1])
+        # the spelling as the form reads it: "Dear Lady Narborough" is "Lady Narborough"
+        kept = surface.split(" ")
+        while len(kept) > 1 and kept[0] in _LEADING_NON_NAME and kept[0].rstrip(".") not in _HONORIFIC_SPELLINGS:
+            kept = kept[1:]
+        surface = " ".join(kept)
         form.surfaces[surface] += 1
         form.ner += ner
         form.tags += tag

@@ -563,3 +563,12 @@ def test_characters_a_speaker_answered_by_another_twice_stays_apart():
     characters = discover_characters(FATHER_AND_SON, mentions(FATHER_AND_SON, "Moore", "Ronny"),
                                      _quotations(FATHER_AND_SON))
     assert owner(characters, "Mr. Moore") not in (None, owner(characters, "Ronny"))
+
+
+def test_characters_an_alias_is_spelt_without_the_words_the_name_drops():
+    text = ('"Dear Lady Narborough," murmured Dorian, "I have not been in town."\n\n'
+            'Lady Narborough laughed. Lady Narborough was an old friend, and she was kind.\n')
+    characters = discover_characters(text, mentions(text, "Dear Lady Narborough", "Dorian"))
+    lady = owner(characters, "Lady Narborough")
+    assert lady is not None
+    assert not any(a.startswith("Dear") for c in characters for a in c.aliases)
