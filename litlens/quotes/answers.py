@@ -53,6 +53,12 @@ def _tag_words(segment: str) -> bool:
     return 0 < len(words) <= 3 and words[0] in SPEECH_VERBS and all(w in SPEECH_VERBS or w == "the" for w in words)
 
 
+def _verb_after(text: str, end: int) -> bool:
+    """A speech verb follows the name ('," Lord Henry said')."""
+    word = _WORD.search(text, end, end + 20)
+    return bool(word) and not text[end:word.start()].strip() and word.group().lower() in SPEECH_VERBS
+
+
 def _sex(entity) -> str:
     return entity.gender(strong=False) or first_name_gender(entity)
 
@@ -82,11 +88,12 @@ def join_answered_names(found: Found, quotations: list | None) -> Found:
                 if opening or closing:
                     addressed.add(who)
                 k += 1
-            # the tag: a name right after a part of the speech ('," said Lord Henry') or
-            # right before it
+            # the tag: a name right after a part of the speech ('," said Lord Henry', '," Lord
+            # Henry said') or right before it ('Lord Henry said, "')
             k = bisect.bisect_left(starts, span_end)
-            if k < len(mentions) and mentions[k][0] < min(span_end + _TAG_GAP, end_of_paragraph) \
-                    and _tag_words(text[span_end:mentions[k][0]]):
+            if k < len(mentions) and mentions[k][0] < min(span_end + _TAG_GAP, end_of_paragraph) and (
+                    _tag_words(text[span_end:mentions[k][0]])
+                    or not _WORD.search(text, span_end, mentions[k][0]) and _verb_after(text, mentions[k][1])):
                 tags.add(mentions[k][2])
                 tagged[mentions[k][2]] += 1
             k = bisect.bisect_left(starts, span_start) - 1

@@ -544,6 +544,10 @@ def test_characters_a_name_in_address_joins_the_one_who_answers_to_it():
     # without the quotations nothing says who answers
     apart = discover_characters(HARRY, mentions(HARRY, *names))
     assert owner(apart, "Harry") is not owner(apart, "Lord Henry")
+    # tags with the name before the verb read the same
+    inverted = HARRY.replace("said Lord Henry", "Lord Henry said")
+    characters = discover_characters(inverted, mentions(inverted, *names), _quotations(inverted))
+    assert owner(characters, "Harry") is owner(characters, "Lord Henry") is not None
 
 
 # A father who speaks under his own name, addressed twice and answered both times by his son.
