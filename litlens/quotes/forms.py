@@ -10,8 +10,8 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from itertools import chain
 from dataclasses import dataclass, field
+from itertools import chain
 
 from litlens.model import EntityMention
 from litlens.quotes.names import (
