@@ -34,6 +34,9 @@ from functools import cached_property
 
 from litlens.model import NARRATOR, Character, EntityMention, Paragraph, Quotation
 from litlens.quotes.cues import Cue, cue_after, cue_before
+from litlens.quotes.described import (
+    _GENERIC_HEADS, _HONORIFIC_WORDS, _KIN_GENDER, _NOUN_GENDER, _VOICE_WORDS, description,
+)
 from litlens.quotes.lexicon import Names, is_speech_verb
 from litlens.quotes.narrator import FIRST_PERSON_RATE, first_person_rate
 
@@ -44,13 +47,6 @@ _PRONOUN_GENDER = {"he": "male", "him": "male", "his": "male", "himself": "male"
                    "she": "female", "her": "female", "hers": "female", "herself": "female"}
 _ADDRESS_LEADS = ("my dear", "dear", "my dearest", "dearest", "oh", "o", "ah", "my good", "my", "well", "yes", "no", "now")
 _FIRST_PERSON = {"i", "we", "me", "myself"}
-# Nouns that tell a speaker's gender in a noun cue ("said his wife", "her father replied")
-_NOUN_GENDER = {
-    **dict.fromkeys("wife mother sister daughter aunt niece lady woman girl mistress widow grandmother "
-                    "governess maid housekeeper hostess landlady queen duchess".split(), "female"),
-    **dict.fromkeys("husband father brother son uncle nephew gentleman man boy master widower grandfather "
-                    "host landlord king duke".split(), "male"),
-}
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _MALE_TITLES = {"mr", "sir", "dr", "lord", "monsieur", "captain", "colonel", "professor", "major", "general", "rev", "inspector"}
 _TITLE_WORDS = _MALE_TITLES | {"mrs", "miss", "ms", "lady", "madame", "mme", "mlle", "mademoiselle"}
@@ -59,8 +55,6 @@ _TITLE_WORDS = _MALE_TITLES | {"mrs", "miss", "ms", "lady", "madame", "mme", "ml
 _RANKS = {"dr": "doctor", **{w: w for w in """doctor professor captain colonel major general inspector sergeant
           lieutenant admiral count countess baron baroness duke duchess marquis prince princess judge
           bishop abbé abbe""".split()}}
-_HONORIFIC_WORDS = {"mr", "mrs", "miss", "ms", "dr", "sir", "lady", "lord", "madame", "mme", "mlle", "monsieur",
-                    "mademoiselle", "captain", "colonel", "professor", "aunt", "uncle", "cousin", "the", "old", "young", "little", "poor"}
 # Titles a narrator may use alone for the one character who bears them ("said Mademoiselle"
 # for Mademoiselle Reisz), read like ranks.
 _TITLES_ALONE = {"mademoiselle": "mademoiselle", "mlle": "mademoiselle", "madame": "madame", "mme": "madame",
@@ -69,9 +63,6 @@ _TITLES_ALONE = {"mademoiselle": "mademoiselle", "mlle": "mademoiselle", "madame
 # The sex a title before a name tells ("Mr. Bertram" is none of the Miss Bertrams).
 _TITLE_GENDER = {**dict.fromkeys("mr sir lord monsieur signor herr master".split(), "male"),
                  **dict.fromkeys("mrs miss ms lady madame mme mlle mademoiselle signora signorina frau".split(), "female")}
-# Nouns too general to stand for one described character ("said the man").
-_GENERIC_HEADS = {"man", "woman", "voice", "person", "one", "other", "people", "fellow", "girl", "boy", "lady",
-                  "gentleman", "child", "stranger", "figure", "creature", "thing", "party"}
 _DETERMINERS = ("the", "a", "an")
 MIN_LINK_MENTIONS = 2  # a bare-name entry is linked only to fuller characters named at least this often
 LINK_SHARE = 10  # ... and at least 1/LINK_SHARE as often as the bare name itself
@@ -80,7 +71,7 @@ LINK_SHARE = 10  # ... and at least 1/LINK_SHARE as often as the bare name itsel
 # A noun cue's subject often goes on after the cue's last word: "said the gentleman in
 # the white waistcoat", "cried the voice of old Mr. Emerson".
 _NOUN_TAIL = re.compile(r"[ \t]*\n?[ \t]*(of|in|with)\s+((?:[A-Za-z][A-Za-z'’-]*\.?\s*){1,5})")
-_VOICE_WORDS = {"voice", "tones", "tone", "accents"}
+
 
 
 # A letter quoted in full ends with a closing and its writer's name ("Yours sincerely, /
@@ -224,8 +215,6 @@ def _spouse_named(cue: Cue, mentions: Sequence[Mention], m_starts: Sequence[int]
 
 # "said her father", "his sister answered": a relative of the man or woman last named.
 _KIN_CUE = re.compile(r"\b(his|her) (father|mother|brother|sister|son|daughter|uncle|aunt|nephew|niece)\b", re.IGNORECASE)
-_KIN_GENDER = {**dict.fromkeys(("father", "brother", "son", "uncle", "nephew"), "male"),
-               **dict.fromkeys(("mother", "sister", "daughter", "aunt", "niece"), "female")}
 _PARENT_TITLES = {"mr", "mrs", "sir", "lady", "lord", "old", "madame", "monsieur"}
 
 
@@ -821,41 +810,7 @@ def build_context(
 
 # ---- speakers the narration describes but the character list lacks ----------------------
 
-_DESCRIBED = re.compile(r"\bthe\s+((?:[a-z][a-z'’-]*\s+){0,2}[a-z][a-z'’-]*)", re.IGNORECASE)
-_NOT_IN_DESCRIPTION = {"of", "in", "with", "from", "at", "and", "or", "who", "as", "to", "would", "could", "should",
-                       "will", "shall", "might", "must", "did", "had", "was", "were", "is", "has", "then", "now"}
-_NOT_A_PERSON = {"first", "second", "third", "latter", "former", "last", "other", "rest", "whole", "same", "men",
-                 "women", "children", "two", "three", "wife", "husband", "spouse", "answer", "reply", "question",
-                 "words", "word", "cry", "exclamation", "remark", "response", "retort", "door", "room", "way"}
 MIN_DESCRIBED_CUES = 2  # a description a cue uses once is too little to make a character of
-
-
-def _description(cue: Cue) -> tuple[str, str] | None:
-    """The head noun and the words of a noun cue's "the ..." phrase ("said the worthy
-    matron, setting it down" -> ("matron", "worthy matron")), stopping at a speech verb,
-    a preposition or punctuation; None for a general noun ("the man") or a kin word."""
-    try:
-        from litlens.quotes.lexicon import SPEECH_VERBS
-    except ImportError:  # before the cue grammar moved out of litlens.quotes.types
-        from litlens.quotes.types import SPEECH_VERBS
-
-    m = _DESCRIBED.search(cue.text)
-    if m is None:
-        return None
-    words: list[str] = []
-    for w in m.group(1).split():
-        low = w.lower()
-        if low in SPEECH_VERBS or low in _NOT_IN_DESCRIPTION or low.endswith(("ed", "ing", "ly")):
-            break
-        words.append(low)
-    if not words:
-        return None
-    head = words[-1]
-    if (head in _GENERIC_HEADS or head in _KIN_GENDER or head in _HONORIFIC_WORDS or head in _VOICE_WORDS
-            or head in _NOT_A_PERSON or (head.endswith("s") and not head.endswith("ss"))
-            or len(head) < 3 or not head.isalpha()):
-        return None
-    return head, " ".join(words)
 
 
 def described_characters(context: BookContext, min_cues: int = MIN_DESCRIBED_CUES) -> list[Character]:
@@ -867,7 +822,7 @@ def described_characters(context: BookContext, min_cues: int = MIN_DESCRIBED_CUE
         cue = qc.cue
         if cue is None or cue.subject != "noun" or qc.cue_noun_characters or qc.cue_characters:
             continue
-        desc = _description(cue)
+        desc = description(cue.text)
         if desc is not None:
             found.setdefault(desc[0], Counter())[desc[1]] += 1
     out = []

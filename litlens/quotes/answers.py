@@ -24,6 +24,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 from litlens.quotes.aliases import Found, _cooccur, _Union
 from litlens.quotes.gender import first_name_gender
@@ -63,22 +64,39 @@ def _sex(entity) -> str:
     return entity.gender(strong=False) or first_name_gender(entity)
 
 
-def join_answered_names(found: Found, quotations: list | None) -> Found:
-    """``found`` with each name in address joined to the entry that answers to it."""
-    if not quotations:
-        return found
+@dataclass
+class Turns:
+    """The book's speech by paragraph: whom each paragraph's speech addresses and whose name
+    its tags give (indexes into ``entities``)."""
+
+    entities: list
+    paragraphs: list[int]  # paragraph starts
+    by_paragraph: dict[int, tuple[set[int], set[int]]]  # paragraph -> (addressed, tags)
+    tagged: Counter  # entry -> speech tags that name it
+
+    def paragraph_of(self, position: int) -> int:
+        return bisect.bisect_right(self.paragraphs, position) - 1
+
+    def before(self, paragraph: int) -> int | None:
+        """The paragraph with speech that this one's speech answers, if any."""
+        spoken = [p for p in range(paragraph - 1, paragraph - 1 - _TURN_GAP, -1) if p in self.by_paragraph]
+        return spoken[0] if spoken else None
+
+
+def speech_turns(found: Found, quotations: list) -> Turns:
+    """Who each paragraph's speech addresses by name and who its tags name."""
     text = found.scan.text
     entities = [e for e in found.entities if e.forms]
     owner = {id(f): k for k, e in enumerate(entities) for f in e.forms}
     mentions = [(s, e, owner[id(f)]) for s, e, f in found.occurrences if id(f) in owner]
     starts = [s for s, _, _ in mentions]
     paragraphs = _paragraph_starts(text)
-    tagged = Counter()
-    turns: dict[int, tuple[set[int], set[int]]] = defaultdict(lambda: (set(), set()))  # paragraph -> (addressed, tags)
+    tagged: Counter = Counter()
+    turns: dict[int, tuple[set[int], set[int]]] = {}
     for q in sorted(quotations, key=lambda q: q.start):
         p = bisect.bisect_right(paragraphs, q.start) - 1
         end_of_paragraph = paragraphs[p + 1] if p + 1 < len(paragraphs) else len(text)
-        addressed, tags = turns[p]
+        addressed, tags = turns.setdefault(p, (set(), set()))
         for span_start, span_end in q.spans:
             k = bisect.bisect_left(starts, span_start)
             while k < len(mentions) and mentions[k][0] < span_end:
@@ -101,6 +119,15 @@ def join_answered_names(found: Found, quotations: list | None) -> Found:
                     and _tag_words(text[mentions[k][1]:span_start]):
                 tags.add(mentions[k][2])
                 tagged[mentions[k][2]] += 1
+    return Turns(entities, paragraphs, turns, tagged)
+
+
+def join_answered_names(found: Found, quotations: list | None) -> Found:
+    """``found`` with each name in address joined to the entry that answers to it."""
+    if not quotations:
+        return found
+    found_turns = speech_turns(found, quotations)
+    entities, turns, tagged = found_turns.entities, found_turns.by_paragraph, found_turns.tagged
     answers: dict[int, Counter] = defaultdict(Counter)
     spoken = sorted(turns)
     for p, q in zip(spoken, spoken[1:]):

@@ -128,6 +128,7 @@ from litlens.quotes.aliases import Found, _Entity, _group
 from litlens.quotes.same_person import pair_rows
 from litlens.quotes.forms import _Form, _collect_forms, _filter_forms, _speaks
 from litlens.quotes.answers import join_answered_names
+from litlens.quotes.described import described_entries
 from litlens.quotes.former import join_former_names
 from litlens.quotes.gender import _vote_pronouns, final_gender
 from litlens.quotes.mentions import _alias_key, _scan_mentions, count_mentions
@@ -172,6 +173,7 @@ def discover_characters(
         report(0.8, "joining entries of one person")
         found = model.apply(found, quotations)
     found = join_answered_names(found, quotations)
+    found = described_entries(found, quotations)
     report(0.9, "building characters")
     characters = _build(text, found.entities, found.ambiguous, quotations or [])
     if quotations and needs_narrator(text, quotations, _owned_mentions(found)):

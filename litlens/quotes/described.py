@@ -1,0 +1,141 @@
+"""Speakers the narration describes: "said the porter", "the old beadle replied".
+
+A noun cue names its speaker by a description. :func:`description` reads the head noun and
+wording of one; the attributor resolves it against the character list
+(:mod:`litlens.attribution.context`), and discovery (:mod:`litlens.quotes.characters`) makes
+a description the list lacks into an alias of the named person it stands for, or into a
+minor character of its own (:func:`described_entries`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+
+from litlens.quotes.aliases import Found, _Entity
+from litlens.quotes.answers import speech_turns
+from litlens.quotes.forms import _Form
+from litlens.quotes.gender import _vote_pronouns
+from litlens.quotes.lexicon import SPEECH_VERBS
+
+# Nouns that tell a speaker's gender in a noun cue ("said his wife", "her father replied")
+_NOUN_GENDER = {
+    **dict.fromkeys("wife mother sister daughter aunt niece lady woman girl mistress widow grandmother "
+                    "governess maid housekeeper hostess landlady queen duchess".split(), "female"),
+    **dict.fromkeys("husband father brother son uncle nephew gentleman man boy master widower grandfather "
+                    "host landlord king duke".split(), "male"),
+}
+# Titles and the words that go before a name ("the old", "poor")
+_HONORIFIC_WORDS = {"mr", "mrs", "miss", "ms", "dr", "sir", "lady", "lord", "madame", "mme", "mlle", "monsieur",
+                    "mademoiselle", "captain", "colonel", "professor", "aunt", "uncle", "cousin", "the", "old", "young", "little", "poor"}
+
+# Nouns too general to stand for one described character ("said the man").
+_GENERIC_HEADS = {"man", "woman", "voice", "person", "one", "other", "people", "fellow", "girl", "boy", "lady",
+                  "gentleman", "child", "stranger", "figure", "creature", "thing", "party"}
+_VOICE_WORDS = {"voice", "tones", "tone", "accents"}
+
+# Relatives named by a noun cue ("said her father"): a person of the list, not a new one
+_KIN_GENDER = {**dict.fromkeys(("father", "brother", "son", "uncle", "nephew"), "male"),
+               **dict.fromkeys(("mother", "sister", "daughter", "aunt", "niece"), "female")}
+
+# The description after "the" in a cue, up to three words
+_DESCRIBED = re.compile(r"\bthe\s+((?:[a-z][a-z'’-]*\s+){0,2}[a-z][a-z'’-]*)", re.IGNORECASE)
+_NOT_IN_DESCRIPTION = {"of", "in", "with", "from", "at", "and", "or", "who", "as", "to", "would", "could", "should",
+                       "will", "shall", "might", "must", "did", "had", "was", "were", "is", "has", "then", "now"}
+_NOT_A_PERSON = {"first", "second", "third", "latter", "former", "last", "other", "rest", "whole", "same", "men",
+                 "women", "children", "two", "three", "wife", "husband", "spouse", "answer", "reply", "question",
+                 "words", "word", "cry", "exclamation", "remark", "response", "retort", "door", "room", "way"}
+
+
+def description(text: str) -> tuple[str, str] | None:
+    """The head noun and the words of a cue's "the ..." phrase ("said the worthy matron,
+    setting it down" -> ("matron", "worthy matron")), stopping at a speech verb, a
+    preposition or punctuation; None for a general noun ("the man") or a kin word."""
+    m = _DESCRIBED.search(text)
+    if m is None:
+        return None
+    words: list[str] = []
+    for w in m.group(1).split():
+        low = w.lower()
+        if low in SPEECH_VERBS or low in _NOT_IN_DESCRIPTION or low.endswith(("ed", "ing", "ly")):
+            break
+        words.append(low)
+    if not words:
+        return None
+    head = words[-1]
+    if (head in _GENERIC_HEADS or head in _KIN_GENDER or head in _HONORIFIC_WORDS or head in _VOICE_WORDS
+            or head in _NOT_A_PERSON or (head.endswith("s") and not head.endswith("ss"))
+            or len(head) < 3 or not head.isalpha()):
+        return None
+    return head, " ".join(words)
+
+
+# ---- discovery: descriptions the list lacks -----------------------------------------------
+
+MIN_CUES = 2  # a description a cue uses once is too little to make anyone of
+EPITHET_ANSWERS = 2  # answers to one name in address that make a description that person's
+EPITHET_SHARE = 0.75  # ... and the share of all its answers to names they must be
+_NOUN_VOTES = 3  # pronoun votes a description's sex counts as ("the landlady": she)
+
+
+def described_entries(found: Found, quotations: list | None) -> Found:
+    """``found`` with the descriptions that noun cues use at least :data:`MIN_CUES` times for
+    a speaker no entry covers ("said the beadle", "replied the old mariner"), each read by
+    whom it answers (:mod:`litlens.quotes.answers`). A description whose speech answers, at
+    least :data:`EPITHET_ANSWERS` times and mostly, a speech addressing one listed name is that
+    person's epithet and joins the entry as an alias (the beadle answers "Mr. Bumble" 9 times
+    of 11; the painter, "Basil" 6 of 6); one that answers no name at all is a minor character
+    of its own, of the sex its noun tells (the mariner, the barman); the others, which answer
+    several people or one only once, stay out (the lad answers Dorian and James Vane)."""
+    if not quotations:
+        return found
+    turns = speech_turns(found, quotations)
+    entities = turns.entities
+    covered = {w.lower() for e in entities for f in e.forms for w in (*f.words, f.hon) if w}
+    wordings: dict[str, Counter] = defaultdict(Counter)
+    answered: dict[str, Counter] = defaultdict(Counter)
+    for q in quotations:
+        found_description = description(q.referring_expression or "") if q.type == "anaphoric" else None
+        if found_description is None or found_description[0] in covered:
+            continue  # no description, or one the list has ("the Jew", "the Inspector")
+        head, wording = found_description
+        wordings[head][wording] += 1
+        before = turns.before(turns.paragraph_of(q.start))
+        if before is not None:
+            answered[head].update(turns.by_paragraph[before][0])
+    added: list[_Entity] = []
+    joined = False
+    for head, forms in sorted(wordings.items()):
+        if sum(forms.values()) < MIN_CUES:
+            continue
+        form = _Form(hon="the", words=tuple(forms.most_common(1)[0][0].split()))
+        form.surfaces.update({"the " + w: n for w, n in forms.items()})
+        form.count = sum(forms.values())
+        by = answered[head]
+        if not by:
+            _vote(found, form, forms)
+            added.append(_Entity([form]))
+            continue
+        who, n = by.most_common(1)[0]
+        if n >= EPITHET_ANSWERS and n >= EPITHET_SHARE * sum(by.values()):
+            entities[who].forms.append(form)
+            joined = True
+    if not added and not joined:
+        return found
+    return Found(found.scan, entities + added, found.ambiguous, found.occurrences, found.speech)
+
+
+def _vote(found: Found, form: _Form, wordings: Counter) -> None:
+    """The new entry's sex: the pronouns after the description in the text, as for names
+    (:func:`~litlens.quotes.gender._vote_pronouns`), and its noun's sex ("the landlady")."""
+    text = found.scan.text
+    pattern = re.compile(r"\bthe\s+(?:%s)\b" % "|".join(
+        r"\s+".join(map(re.escape, w.split())) for w in sorted(wordings, key=len, reverse=True)), re.IGNORECASE)
+    _vote_pronouns(text, [(m.start(), m.end(), form) for m in pattern.finditer(text)], found.scan, found.speech)
+    sex = _NOUN_GENDER.get(form.words[-1])
+    if sex == "male":
+        form.male += _NOUN_VOTES
+        form.any_votes["m"] += _NOUN_VOTES
+    elif sex == "female":
+        form.female += _NOUN_VOTES
+        form.any_votes["f"] += _NOUN_VOTES
