@@ -80,6 +80,10 @@ list of :class:`~litlens.model.Character`, most mentioned first.
    h. a name in address joins the entry that answers to it: when speeches addressing
       "Harry" are answered, mostly, by speeches tagged "said Lord Henry", and "Harry"
       seldom answers for himself, they are one man (:mod:`~litlens.quotes.answers`).
+   i. a description that noun cues use twice for a speaker no entry covers ("said the
+      mariner") joins the one listed name it answers (the painter answers "Basil": an
+      epithet) or, answering none, becomes a minor character of its own
+      (:mod:`~litlens.quotes.described`).
 
    Two names that often share a clause (a sentence, cut at quotation marks) are never
    merged: they are two people ("Mrs. Bennet ... Jane"). One-off full names (misprints,
