@@ -85,8 +85,9 @@ def described_entries(found: Found, quotations: list | None) -> Found:
     least :data:`EPITHET_ANSWERS` times and mostly, a speech addressing one listed name is that
     person's epithet and joins the entry as an alias (the beadle answers "Mr. Bumble" 9 times
     of 11; the painter, "Basil" 6 of 6); one that answers no name at all is a minor character
-    of its own, of the sex its noun tells (the mariner, the barman); the others, which answer
-    several people or one only once, stay out (the lad answers Dorian and James Vane)."""
+    of its own, its sex from the pronouns after it and its noun (the mariner, the barman); the
+    others, which answer several people or one only once, stay out (the lad answers Dorian and
+    James Vane)."""
     if not quotations:
         return found
     turns = speech_turns(found, quotations)
