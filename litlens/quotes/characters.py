@@ -357,10 +357,13 @@ def _aliases(form: _Form) -> list[str]:
 
 
 def _main_form(entity: _Entity) -> _Form:
-    """The most informative of the frequent forms."""
+    """The most informative of the frequent forms, a name before a description ("Fagin",
+    not "the Jew")."""
     top = max(f.count for f in entity.forms)
     frequent = [f for f in entity.forms if f.count >= 0.2 * top]
-    return max(frequent, key=lambda f: (len(f.words) + 0.5 * bool(f.hon), f.count, f.words))
+    described = {f.words for f in entity.forms if f.hon == "the"}  # "Duck" of "the Duck" is no name
+    return max(frequent, key=lambda f: (f.hon != "the" and f.words not in described,
+                                        len(f.words) + 0.5 * bool(f.hon), f.count, f.words))
 
 
 def _normal(alias: str) -> str:

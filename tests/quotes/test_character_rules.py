@@ -576,3 +576,18 @@ def test_characters_an_alias_is_spelt_without_the_words_the_name_drops():
     lady = owner(characters, "Lady Narborough")
     assert lady is not None
     assert not any(a.startswith("Dear") for c in characters for a in c.aliases)
+
+
+# A physician named once in full and mostly called "the Doctor".
+DOCTOR = """Doctor Mandelet came to the house in the evening. He was an old friend of the family.
+"She is not ill," said the Doctor. He smiled at Mr. Pontellier.
+The Doctor lit his pipe. "Let her alone," said the Doctor, and he rose to go.
+Doctor Mandelet walked home slowly. The Doctor was thinking of her all the way.
+"""
+
+
+def test_characters_are_named_by_a_name_before_a_description():
+    characters = discover_characters(DOCTOR, mentions(DOCTOR, "Mandelet", "Pontellier"))
+    doctor = owner(characters, "the Doctor")
+    assert doctor is not None and doctor is owner(characters, "Doctor Mandelet")
+    assert doctor.name == "Doctor Mandelet"
