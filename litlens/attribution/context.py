@@ -73,7 +73,6 @@ LINK_SHARE = 10  # ... and at least 1/LINK_SHARE as often as the bare name itsel
 _NOUN_TAIL = re.compile(r"[ \t]*\n?[ \t]*(of|in|with)\s+((?:[A-Za-z][A-Za-z'’-]*\.?\s*){1,5})")
 
 
-
 # A letter quoted in full ends with a closing and its writer's name ("Yours sincerely, /
 # WILLIAM COLLINS."). Closings only letters use may sign on the same line; "yours" or "your
 # affectionate sister" may end speech to someone ("I am yours, Harriet."), so then the name
@@ -816,7 +815,10 @@ MIN_DESCRIBED_CUES = 2  # a description a cue uses once is too little to make a 
 def described_characters(context: BookContext, min_cues: int = MIN_DESCRIBED_CUES) -> list[Character]:
     """New minor characters for the descriptions that noun cues use for a speaker the list
     does not hold ("said the porter" twice, and no character's alias is "the porter"): one
-    per head noun, named by its commonest wording ("The Porter"), of the sex its noun tells."""
+    per head noun, named by its commonest wording ("The Porter"), of the sex its noun tells.
+
+    Every description, blindly (``benchmarks/speakers_cv.py --described``); discovery reads
+    them by whom they answer instead (:func:`litlens.quotes.described.described_entries`)."""
     found: dict[str, Counter] = {}
     for qc in context.quotes:
         cue = qc.cue
