@@ -393,7 +393,8 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
 def _title_sex(*forms: _Form) -> str:
     """The sex the forms' titles give, or else (titles without a sex of their own: "Comrade",
     "Dr") the pronouns after them, by the weaker vote."""
-    return _Entity(list(forms)).hon_gender() or _Entity(list(forms)).pronoun_gender(strong=False)
+    entity = _Entity(list(forms))
+    return entity.hon_gender() or entity.pronoun_gender(strong=False)
 
 
 def _opposite(a: str, b: str) -> bool:

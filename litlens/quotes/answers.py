@@ -129,12 +129,11 @@ def join_answered_names(found: Found, quotations: list | None) -> Found:
     found_turns = speech_turns(found, quotations)
     entities, turns, tagged = found_turns.entities, found_turns.by_paragraph, found_turns.tagged
     answers: dict[int, Counter] = defaultdict(Counter)
-    spoken = sorted(turns)
-    for p, q in zip(spoken, spoken[1:]):
-        (addressed, tags), nxt = turns[p], turns[q]
-        if not addressed or q - p > _TURN_GAP or len(nxt[1]) != 1:
+    for q in sorted(turns):
+        p = found_turns.before(q)
+        if p is None or not turns[p][0] or len(turns[q][1]) != 1:
             continue
-        answerer = next(iter(nxt[1]))
+        (addressed, tags), answerer = turns[p], next(iter(turns[q][1]))
         for who in addressed:
             if answerer == who or answerer not in tags:
                 answers[who][answerer] += 1  # the addressed name answering counts too

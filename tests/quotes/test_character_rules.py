@@ -11,6 +11,8 @@ import re
 
 from litlens.model import Character, Quotation
 from litlens.quotes.characters import discover_characters as discover_with_model
+from litlens.quotes.detect import detect_quotations
+from litlens.text.paragraphs import find_paragraphs
 from tests.quotes.conftest import mentions
 
 
@@ -526,10 +528,7 @@ Dorian came in from the garden. "Harry, are you coming to the theatre?"
 """
 
 
-def _quotations(text: str):
-    from litlens.quotes.detect import detect_quotations
-    from litlens.text.paragraphs import find_paragraphs
-
+def _quotations(text: str) -> list[Quotation]:
     return detect_quotations(text, find_paragraphs(text))
 
 
