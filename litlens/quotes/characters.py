@@ -84,6 +84,9 @@ list of :class:`~litlens.model.Character`, most mentioned first.
       mariner") joins the one listed name it answers (the painter answers "Basil": an
       epithet) or, answering none, becomes a minor character of its own
       (:mod:`~litlens.quotes.described`).
+   j. a role entry ("the Collector") joins the one named entry the narration sets it
+      beside in apposition ("the Collector, Mr. Turton, with whom ...")
+      (:mod:`~litlens.quotes.apposition`).
 
    Two names that often share a clause (a sentence, cut at quotation marks) are never
    merged: they are two people ("Mrs. Bennet ... Jane"). One-off full names (misprints,
@@ -132,6 +135,7 @@ from litlens.quotes.aliases import Found, _Entity, _group
 from litlens.quotes.same_person import pair_rows
 from litlens.quotes.forms import _Form, _collect_forms, _filter_forms, _speaks
 from litlens.quotes.answers import join_answered_names
+from litlens.quotes.apposition import join_appositions
 from litlens.quotes.described import described_entries
 from litlens.quotes.former import join_former_names
 from litlens.quotes.gender import _vote_pronouns, final_gender
@@ -178,6 +182,7 @@ def discover_characters(
         found = model.apply(found, quotations)
     found = join_answered_names(found, quotations)
     found = described_entries(found, quotations)
+    found = join_appositions(found)
     report(0.9, "building characters")
     characters = _build(text, found.entities, found.ambiguous, quotations or [])
     if quotations and needs_narrator(text, quotations, _owned_mentions(found)):

@@ -1,0 +1,74 @@
+"""A role entry ("the chaplain") joins the name the narration sets beside it in apposition."""
+
+from __future__ import annotations
+
+import pytest
+
+from litlens.model import Character
+from litlens.quotes.characters import discover_characters
+from litlens.quotes.detect import detect_quotations
+from litlens.text.paragraphs import find_paragraphs
+from tests.quotes.conftest import mentions
+
+# The chaplain speaks under his post; the narration says once who holds it.
+CHAPLAIN = """Miss Lavish and Mr. Eager sat in the carriage. Mr. Eager, the English chaplain at Florence, \
+had planned the drive himself.
+
+"We shall see the view from the hill," said the chaplain. He pointed to the road.
+
+"How delightful," said Miss Lavish.
+
+"It is the finest in Tuscany," said the chaplain, and he smiled at the driver.
+
+"I do not doubt it," said Miss Lavish. Mr. Eager looked away.
+"""
+
+
+def _discover(text: str) -> list[Character]:
+    return discover_characters(text, mentions(text, "Mr. Eager", "Miss Lavish", "Mr. Beebe"),
+                               detect_quotations(text, find_paragraphs(text)), model=None)
+
+
+def _owner(characters: list[Character], alias: str) -> Character | None:
+    return next((c for c in characters if alias in c.aliases), None)
+
+
+def test_a_role_joins_the_name_set_beside_it():
+    characters = _discover(CHAPLAIN)
+    eager = _owner(characters, "Mr. Eager")
+    assert eager is not None and _owner(characters, "the chaplain") is eager
+    assert eager.name == "Mr. Eager" and eager.gender == "male"
+    assert _owner(characters, "Miss Lavish") is not eager
+
+
+def test_the_role_before_the_name_joins_too():
+    text = CHAPLAIN.replace("Mr. Eager, the English chaplain at Florence, had",
+                            "They were met by the English chaplain, Mr. Eager, who had")
+    characters = _discover(text)
+    assert _owner(characters, "the chaplain") is _owner(characters, "Mr. Eager") is not None
+
+
+@pytest.mark.parametrize("sentence", [
+    # a series: three people, not one described twice
+    "Mr. Eager, the chaplain, and Mr. Beebe had",
+    # "a chaplain" says what he is, not that he is the chaplain who speaks
+    "Mr. Eager, a chaplain at Florence, had",
+    # the role after a preposition belongs to another clause
+    "On the way to the chaplain, Mr. Eager had",
+    # two names beside one role: a post held in turn
+    "Mr. Eager, the chaplain, had once been chaplain at Rome; Mr. Beebe, the chaplain, had",
+])
+def test_no_apposition_no_join(sentence):
+    text = CHAPLAIN.replace("Mr. Eager, the English chaplain at Florence, had", sentence)
+    characters = _discover(text)
+    chaplain = _owner(characters, "the chaplain")
+    assert chaplain is not None and chaplain is not _owner(characters, "Mr. Eager")
+
+
+def test_a_role_of_the_other_sex_stays_apart():
+    text = (CHAPLAIN.replace("Mr. Eager, the English chaplain at Florence, had", "Mr. Eager, the landlady, had")
+            .replace("said the chaplain. He", "said the landlady. She").replace("said the chaplain, and he",
+                                                                                 "said the landlady, and she"))
+    characters = _discover(text)
+    landlady = _owner(characters, "the landlady")
+    assert landlady is not None and landlady is not _owner(characters, "Mr. Eager")
