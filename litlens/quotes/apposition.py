@@ -68,34 +68,40 @@ def _after_the(flat: str, words: tuple[str, ...]) -> bool:
     return uses > 0 and flat.count(" the" + phrase) >= _THE_SHARE * uses
 
 
+def apposed(found: Found, entities: list, nouns: set[str], skip: set[int] = frozenset()) -> dict[str, Counter]:
+    """For each role noun, the entries (indexes into ``entities``, none of ``skip``) the
+    narration names in apposition with a definite phrase ending in that noun, and how often."""
+    text = found.scan.text
+    owner = {id(f): k for k, e in enumerate(entities) for f in e.forms}
+    named: dict[str, Counter] = defaultdict(Counter)
+    for start, end, form in found.occurrences:
+        who = owner.get(id(form))
+        if who is None or who in skip:
+            continue
+        window = text[max(0, start - 60):start]
+        after = _ROLE_AFTER.match(text, end, end + 80)
+        if after and after.group(1).lower() in nouns and not _SERIES.match(text, after.end()) \
+                and not _SERIES_BEFORE.search(window):
+            named[after.group(1).lower()][who] += 1
+        before = _ROLE_BEFORE.search(window)
+        if before and before.group(1).lower() in nouns and _CLOSED.match(text, end) \
+                and not _SERIES.match(text, end) and not _SERIES_BEFORE.search(window[:before.start()]):
+            named[before.group(1).lower()][who] += 1
+    return named
+
+
 def join_appositions(found: Found) -> Found:
     """``found`` with each role entry joined to the one named entry its appositions name."""
-    text = found.scan.text
     entities = [e for e in found.entities if e.forms]
     heads = _role_heads(found, entities)
     if not heads:
         return found
-    owner = {id(f): k for k, e in enumerate(entities) for f in e.forms}
-    named: dict[int, Counter] = defaultdict(Counter)
-    for start, end, form in found.occurrences:
-        who = owner.get(id(form))
-        if who is None or who in heads.values():
-            continue
-        window = text[max(0, start - 60):start]
-        after = _ROLE_AFTER.match(text, end, end + 80)
-        if after and after.group(1).lower() in heads and not _SERIES.match(text, after.end()) \
-                and not _SERIES_BEFORE.search(window):
-            named[heads[after.group(1).lower()]][who] += 1
-        before = _ROLE_BEFORE.search(window)
-        if before and before.group(1).lower() in heads and _CLOSED.match(text, end) \
-                and not _SERIES.match(text, end) and not _SERIES_BEFORE.search(window[:before.start()]):
-            named[heads[before.group(1).lower()]][who] += 1
     union = _Union(len(entities))
     joined = False
-    for role, by in named.items():
+    for noun, by in apposed(found, entities, set(heads), set(heads.values())).items():
         if len(by) != 1:
             continue  # two people named beside one role: a post held in turn, or a series
-        who = next(iter(by))
+        role, who = heads[noun], next(iter(by))
         if {_sex(entities[role]), _sex(entities[who])} >= {"m", "f"}:
             continue
         union.join(who, role)

@@ -13,7 +13,8 @@ import re
 from collections import Counter, defaultdict
 
 from litlens.quotes.aliases import Found, _Entity
-from litlens.quotes.answers import speech_turns
+from litlens.quotes.answers import _sex, speech_turns
+from litlens.quotes.apposition import apposed
 from litlens.quotes.forms import _Form
 from litlens.quotes.gender import _vote_pronouns
 from litlens.quotes.lexicon import SPEECH_VERBS
@@ -80,8 +81,10 @@ _NOUN_VOTES = 3  # pronoun votes a description's sex counts as ("the landlady": 
 
 def described_entries(found: Found, quotations: list | None) -> Found:
     """``found`` with the descriptions that noun cues use at least :data:`MIN_CUES` times for
-    a speaker no entry covers ("said the beadle", "replied the old mariner"), each read by
-    whom it answers (:mod:`litlens.quotes.answers`). A description whose speech answers, at
+    a speaker no entry covers ("said the beadle", "replied the old mariner"). One the
+    narration sets beside one name in apposition ("Mr. Eager, the English chaplain at
+    Florence"; :mod:`litlens.quotes.apposition`) is that person's; the others are read by
+    whom they answer (:mod:`litlens.quotes.answers`). A description whose speech answers, at
     least :data:`EPITHET_ANSWERS` times and mostly, a speech addressing one listed name is that
     person's epithet and joins the entry as an alias (the beadle answers "Mr. Bumble" 9 times
     of 11; the painter, "Basil" 6 of 6); one that answers no name at all is a minor character
@@ -106,12 +109,20 @@ def described_entries(found: Found, quotations: list | None) -> Found:
             answered[head].update(turns.by_paragraph[before][0])
     added: list[_Entity] = []
     joined = False
+    heads = {head for head, forms in wordings.items() if sum(forms.values()) >= MIN_CUES}
+    beside = apposed(found, entities, heads)
     for head, forms in sorted(wordings.items()):
-        if sum(forms.values()) < MIN_CUES:
+        if head not in heads:
             continue
         form = _Form(hon="the", words=tuple(forms.most_common(1)[0][0].split()))
         form.surfaces.update({"the " + w: n for w, n in forms.items()})
         form.count = sum(forms.values())
+        if len(beside[head]) == 1:  # "Mr. Wells, the lawyer": named in apposition
+            who = next(iter(beside[head]))
+            if not {_sex(entities[who]), _NOUN_GENDER.get(head, "")[:1]} >= {"m", "f"}:
+                entities[who].forms.append(form)
+                joined = True
+                continue
         by = answered[head]
         if not by:
             _vote(found, form, forms)

@@ -76,3 +76,12 @@ def test_a_description_used_once_or_answering_several_names_stays_out():
     characters = _discover(two, "Basil Hallward", "Basil", "Lord Henry", "Dorian Gray", "Dorian")
     assert _owner(characters, "Dorian Gray") is not None
     assert _owner(characters, "the painter") is None
+
+
+def test_a_description_the_narration_sets_beside_a_name_is_that_person():
+    # answering "Basil" once and "Dorian" once says nothing; "Basil Hallward, the painter" does
+    two = (PAINTER.replace("Basil, you must send", "Dorian, you must send")
+           .replace("Basil Hallward stood before", "Basil Hallward, the painter, stood before") + "Dorian Gray laughed.\n")
+    characters = _discover(two, "Basil Hallward", "Basil", "Lord Henry", "Dorian Gray", "Dorian")
+    basil = _owner(characters, "Basil Hallward")
+    assert basil is not None and _owner(characters, "the painter") is basil
