@@ -7,11 +7,14 @@ usually says once who holds the post, in apposition: "the Collector, Mr. Turton,
 they had dined", "Mr. McBryde, the District Superintendent of Police, was ...", "Mr. Eager,
 the English chaplain at Florence."
 
-A role entry is one whose every form is a description ("the Collector") or a word the book
-writes after "the" at least half the time ("Superintendent", "Civil Surgeon"). It joins the named entry
-that its appositions name, when they name one entry only, of the same sex or of no known
-sex. A series ("the King, the Queen, and the Knave") is no apposition: the role phrase must
-not be followed by "and" or another name, nor the name preceded by one.
+A role entry is one whose every form is a description ("the Collector") or a name the book
+writes after "the" at least half the time ("Superintendent", "Civil Surgeon"). It joins the
+named entry that its appositions name, when they name one entry only, of the same sex or of
+no known sex. Only a definite phrase names ("a surgeon in the neighbourhood" says what he
+is). A series ("the King, the Queen, and the Knave") is no apposition: the role phrase must
+not be followed by another name (after "and" or not), nor the name preceded by one; and a
+name followed by its verb is a clause's subject ("On their way to the magistrate, Mr. Bumble
+instructed Oliver").
 """
 
 from __future__ import annotations
@@ -29,8 +32,8 @@ _ROLE_AFTER = re.compile(r",\s+" + _DETERMINER + r"\s+(?:[\w'’-]+\s+){0,3}?([\
                          r"(?=\s*[,.;:!?)]|\s+(?:of|at|in)\b)", re.IGNORECASE)
 # 'the Collector, ' before a name
 _ROLE_BEFORE = re.compile(r"\b" + _DETERMINER + r"\s+(?:[\w'’-]+\s+){0,2}?([\w'’-]+),\s+$", re.IGNORECASE)
-# what follows the last item of a series, or what precedes an item
-_SERIES = re.compile(r"\s*(?:,\s*)?(?:and|or|nor)\b|\s*,\s*(?:the\s+)?[A-Z]")
+# what follows an item of a series (a name, or "and" before one), or what precedes an item
+_SERIES = re.compile(r"\s*(?:,\s*)?(?:(?:and|or|nor)\s+)?(?:the\s+)?[A-Z]")
 # (a name may carry its own description: "Fielding, the servant Antony, the Nawab Bahadur")
 _SERIES_BEFORE = re.compile(r"(?:,|\b(?:and|or|nor))\s*(?:" + _DETERMINER + r"\s+(?:[\w'’-]+\s+){0,2})?$",
                             re.IGNORECASE)

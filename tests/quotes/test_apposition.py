@@ -41,9 +41,13 @@ def test_a_role_joins_the_name_set_beside_it():
     assert _owner(characters, "Miss Lavish") is not eager
 
 
-def test_the_role_before_the_name_joins_too():
-    text = CHAPLAIN.replace("Mr. Eager, the English chaplain at Florence, had",
-                            "They were met by the English chaplain, Mr. Eager, who had")
+@pytest.mark.parametrize("sentence", [
+    "They were met by the English chaplain, Mr. Eager, who had",
+    # "and" before words that are no name ends the apposition, not a series
+    "Mr. Eager, the English chaplain, and his wife had",
+])
+def test_other_appositions_join_too(sentence):
+    text = CHAPLAIN.replace("Mr. Eager, the English chaplain at Florence, had", sentence)
     characters = _discover(text)
     assert _owner(characters, "the chaplain") is _owner(characters, "Mr. Eager") is not None
 
