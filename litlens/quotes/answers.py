@@ -137,19 +137,28 @@ def join_answered_names(found: Found, quotations: list | None) -> Found:
         for who in addressed:
             if answerer == who or answerer not in tags:
                 answers[who][answerer] += 1  # the addressed name answering counts too
-    union = _Union(len(entities))
-    joined = False
+    pairs = []
     for who, by in answers.items():
         answerer, n = by.most_common(1)[0]
         total = sum(by.values())
         if answerer == who or n < MIN_ANSWERS or n < SHARE * total or (tagged[who] and total < SPEAKER_ANSWERS):
             continue
         a, b = entities[who], entities[answerer]
-        if {_sex(a), _sex(b)} >= {"m", "f"} or _cooccur(a.segments(), b):
-            continue
-        union.join(answerer, who)
-        joined = True
-    if not joined:
+        if not _two_sexes(a, b) and not _cooccur(a.segments(), b):
+            pairs.append((answerer, who))
+    return join_entries(found, entities, pairs)
+
+
+def _two_sexes(a, b) -> bool:
+    return {_sex(a), _sex(b)} >= {"m", "f"}
+
+
+def join_entries(found: Found, entities: list, pairs: list[tuple[int, int]]) -> Found:
+    """``found`` with each pair (keep, other) of ``entities`` indexes in one entry."""
+    if not pairs:
         return found
+    union = _Union(len(entities))
+    for keep, other in pairs:
+        union.join(keep, other)
     entities, ambiguous = union.apply(entities, found.ambiguous)
     return Found(found.scan, entities, ambiguous, found.occurrences, found.speech)

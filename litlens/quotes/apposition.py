@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 
-from litlens.quotes.aliases import Found, _Union
-from litlens.quotes.answers import _sex
+from litlens.quotes.aliases import Found
+from litlens.quotes.answers import _two_sexes, join_entries
 
 _DETERMINER = r"(?:the|our|their|his|her|its|my|your)"  # definite: "a surgeon" classifies, "the surgeon" names
 # ', the District Superintendent' after a name: up to three words before the role's noun, which
@@ -99,17 +99,11 @@ def join_appositions(found: Found) -> Found:
     heads = _role_heads(found, entities)
     if not heads:
         return found
-    union = _Union(len(entities))
-    joined = False
+    pairs = []
     for noun, by in apposed(found, entities, set(heads), set(heads.values())).items():
         if len(by) != 1:
             continue  # two people named beside one role: a post held in turn, or a series
         role, who = heads[noun], next(iter(by))
-        if {_sex(entities[role]), _sex(entities[who])} >= {"m", "f"}:
-            continue
-        union.join(who, role)
-        joined = True
-    if not joined:
-        return found
-    entities, ambiguous = union.apply(entities, found.ambiguous)
-    return Found(found.scan, entities, ambiguous, found.occurrences, found.speech)
+        if not _two_sexes(entities[role], entities[who]):
+            pairs.append((who, role))
+    return join_entries(found, entities, pairs)
