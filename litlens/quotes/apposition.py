@@ -28,10 +28,10 @@ from litlens.quotes.answers import _two_sexes, join_entries
 _DETERMINER = r"(?:the|our|their|his|her|its|my|your)"  # definite: "a surgeon" classifies, "the surgeon" names
 # ', the District Superintendent' after a name: up to three words before the role's noun, which
 # ends the phrase or is followed by "of" / "at" / "in" ("the English chaplain at Florence")
-_ROLE_AFTER = re.compile(r",\s+" + _DETERMINER + r"\s+(?:[\w'’-]+\s+){0,3}?([\w'’-]+)"
+_ROLE_AFTER = re.compile(r",\s+" + _DETERMINER + r"\s+((?:[\w'’-]+\s+){0,3}?[\w'’-]+)"
                          r"(?=\s*[,.;:!?)]|\s+(?:of|at|in)\b)", re.IGNORECASE)
 # 'the Collector, ' before a name
-_ROLE_BEFORE = re.compile(r"\b" + _DETERMINER + r"\s+(?:[\w'’-]+\s+){0,2}?([\w'’-]+),\s+$", re.IGNORECASE)
+_ROLE_BEFORE = re.compile(r"\b" + _DETERMINER + r"\s+((?:[\w'’-]+\s+){0,2}?[\w'’-]+),\s+$", re.IGNORECASE)
 # what follows an item of a series (a name, or "and" before one), or what precedes an item
 _SERIES = re.compile(r"\s*(?:,\s*)?(?:(?:and|or|nor)\s+)?(?:the\s+)?[A-Z]")
 # (a name may carry its own description: "Fielding, the servant Antony, the Nawab Bahadur")
@@ -45,17 +45,15 @@ _THE_SHARE = 0.5  # a name the book writes after "the" this often is a descripti
 
 
 def _role_heads(found: Found, entities: list) -> dict[str, int]:
-    """The noun of each role entry (the last word of its forms), for entries whose every
-    form is a description; a noun two entries share is left out."""
+    """The words of each role entry's forms ("collector", "civil surgeon"), for entries whose
+    every form is a description; words two entries share are left out."""
     flat = " " + " ".join(found.scan.text.lower().split())
     heads: dict[str, set[int]] = defaultdict(set)
     for k, entity in enumerate(entities):
         nouns = set()
         for form in entity.forms:
-            if form.hon == "the":
-                nouns.add(form.words[-1].lower())
-            elif not form.hon and _after_the(flat, form.words):
-                nouns.add(form.words[-1].lower())
+            if form.hon == "the" or not form.hon and _after_the(flat, form.words):
+                nouns.add(" ".join(form.words).lower())
             else:
                 break
         else:
@@ -71,9 +69,17 @@ def _after_the(flat: str, words: tuple[str, ...]) -> bool:
     return uses > 0 and flat.count(" the" + phrase) >= _THE_SHARE * uses
 
 
-def apposed(found: Found, entities: list, nouns: set[str], skip: set[int] = frozenset()) -> dict[str, Counter]:
-    """For each role noun, the entries (indexes into ``entities``, none of ``skip``) the
-    narration names in apposition with a definite phrase ending in that noun, and how often."""
+def _role(phrase: str, roles: set[str]) -> str | None:
+    """The longest of ``roles`` that ends the phrase ("the District Superintendent":
+    "superintendent"; "the old man" is not "invisible man")."""
+    words = " " + " ".join(phrase.lower().split())
+    return max((r for r in roles if words.endswith(" " + r)), key=len, default=None)
+
+
+def apposed(found: Found, entities: list, roles: set[str], skip: set[int] = frozenset()) -> dict[str, Counter]:
+    """For each role (its words in lower case: "collector", "civil surgeon"), the entries
+    (indexes into ``entities``, none of ``skip``) the narration names in apposition with a
+    definite phrase ending in it, and how often."""
     text = found.scan.text
     owner = {id(f): k for k, e in enumerate(entities) for f in e.forms}
     named: dict[str, Counter] = defaultdict(Counter)
@@ -83,13 +89,14 @@ def apposed(found: Found, entities: list, nouns: set[str], skip: set[int] = froz
             continue
         window = text[max(0, start - 60):start]
         after = _ROLE_AFTER.match(text, end, end + 80)
-        if after and after.group(1).lower() in nouns and not _SERIES.match(text, after.end()) \
-                and not _SERIES_BEFORE.search(window):
-            named[after.group(1).lower()][who] += 1
+        role = after and _role(after.group(1), roles)
+        if role and not _SERIES.match(text, after.end()) and not _SERIES_BEFORE.search(window):
+            named[role][who] += 1
         before = _ROLE_BEFORE.search(window)
-        if before and before.group(1).lower() in nouns and _CLOSED.match(text, end) \
-                and not _SERIES.match(text, end) and not _SERIES_BEFORE.search(window[:before.start()]):
-            named[before.group(1).lower()][who] += 1
+        role = before and _role(before.group(1), roles)
+        if role and _CLOSED.match(text, end) and not _SERIES.match(text, end) \
+                and not _SERIES_BEFORE.search(window[:before.start()]):
+            named[role][who] += 1
     return named
 
 
@@ -100,10 +107,10 @@ def join_appositions(found: Found) -> Found:
     if not heads:
         return found
     pairs = []
-    for noun, by in apposed(found, entities, set(heads), set(heads.values())).items():
+    for words, by in apposed(found, entities, set(heads), set(heads.values())).items():
         if len(by) != 1:
             continue  # two people named beside one role: a post held in turn, or a series
-        role, who = heads[noun], next(iter(by))
+        role, who = heads[words], next(iter(by))
         if not _two_sexes(entities[role], entities[who]):
             pairs.append((who, role))
     return join_entries(found, entities, pairs)

@@ -76,3 +76,30 @@ def test_a_role_of_the_other_sex_stays_apart():
     characters = _discover(text)
     landlady = _owner(characters, "the landlady")
     assert landlady is not None and landlady is not _owner(characters, "Mr. Eager")
+
+
+SURGEON = """Major Callendar and Mr. Fielding waited at the club.
+
+"The patient is worse," said the Civil Surgeon. He looked at his watch.
+
+"I am sorry to hear it," said Mr. Fielding.
+
+"He will not last the night," said the Civil Surgeon, and he sat down.
+
+"Then we must send for his brother," said Mr. Fielding.
+"""
+
+
+@pytest.mark.parametrize("sentence, joins", [
+    ("Major Callendar, the Civil Surgeon, had come from the hospital.", True),
+    # the role's last word alone is another role: an army surgeon is not the Civil Surgeon
+    ("Major Callendar, the army surgeon, had come from the hospital.", False),
+])
+def test_a_role_of_several_words_needs_them_all(sentence, joins):
+    text = SURGEON + "\n" + sentence + "\n"
+    characters = discover_characters(text, mentions(text, "Major Callendar", "Mr. Fielding"),
+                                     detect_quotations(text, find_paragraphs(text)), model=None)
+    role = next((c for c in characters if any("surgeon" in a.lower() for a in c.aliases)), None)
+    callendar = _owner(characters, "Major Callendar")
+    assert role is not None and callendar is not None
+    assert (role is callendar) == joins
