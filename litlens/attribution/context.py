@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from litlens.model import NARRATOR, Character, EntityMention, Paragraph, Quotation
-from litlens.quotes.cues import Cue, cue_after, cue_before
+from litlens.quotes.cues import Cue, cleft_cue, cue_after, cue_before
 from litlens.quotes.described import (
     _GENERIC_HEADS, _HONORIFIC_WORDS, _KIN_GENDER, _NOUN_GENDER, _VOICE_WORDS, description,
 )
@@ -683,10 +683,15 @@ def build_context(
                 pp = paragraphs[qc.paragraph - 1]
                 lo = pp.start if prev is None or prev.end < pp.start else _after_mark(text, prev.end)
                 tail = text[lo:pp.end].rstrip()
-                if tail and (tail.endswith((":", ",", "—", "--")) or tail[-1].isalpha()):
-                    cue = cue_before(text, lo, pp.end, names)
+                if tail and (tail.endswith((":", ",", "—", "--", ".")) or tail[-1].isalpha()):
+                    cue = cue_before(text, lo, pp.end, names)  # ending in a full stop: "Poirot went on."
             if cue:
                 where = "before"
+        if cue is None and qc.last_in_paragraph and qc.paragraph + 1 < len(paragraphs) and (nxt is None or nxt.paragraph > qc.paragraph + 1 or nxt.start > paragraphs[qc.paragraph + 1].start + 3):
+            np_ = paragraphs[qc.paragraph + 1]
+            cue = cleft_cue(text, np_.start, np_.end if nxt is None else min(np_.end, nxt.start), names)
+            if cue:
+                where = "after"
         qc.cue, qc.cue_where = cue, where
         if cue is not None:
             subject = _cue_subject(cue)

@@ -244,6 +244,21 @@ def _inverted_verb(tok: _Tok) -> bool:
     return tok.text[:1].islower() and len(tok.low) > 4 and tok.low.endswith("ed") and tok.low not in _NOT_VERBS_ED
 
 
+def _cleft(text: str, toks: list[_Tok], names: Names) -> Cue | None:
+    """"It was Poirot who spoke.", "It was Marilla who spoke, alarm in every jerky word."."""
+    if len(toks) > 4 and toks[0].low == "it" and toks[1].low == "was":
+        subj = _subject_after(toks, 2, names)
+        if subj and subj[1] + 2 < len(toks) and toks[subj[1] + 1].low == "who" and toks[subj[1] + 2].low in SPEECH_VERBS:
+            return _cue(text, toks, 2, subj[1], subj[0])
+    return None
+
+
+def cleft_cue(text: str, start: int, end: int, names: Names) -> Cue | None:
+    """A cleft naming who spoke at the start of ``text[start:end]``: read in the paragraph
+    after a quotation that ends its own, where no other cue is ("It was Marilla who spoke")."""
+    return _cleft(text, _tokens(text, start, clause_end(text, start, end)), names)
+
+
 def cue_after(text: str, start: int, end: int, names: Names) -> Cue | None:
     """A cue at the very start of the narration ``text[start:end]`` that follows a quotation."""
     stop = clause_end(text, start, end)
@@ -262,6 +277,9 @@ def cue_after(text: str, start: int, end: int, names: Names) -> Cue | None:
         if subj:
             return _cue(text, toks, 0, subj[1], subj[0])
         return None
+    cleft = _cleft(text, toks, names)
+    if cleft:
+        return cleft
     # "was the answer", "was her reply", "came the answer", "was Emma's calm answer".
     if toks[0].low in {"was", "came"} and len(toks) > 1:
         for k in range(1, min(len(toks), 6)):
@@ -282,6 +300,59 @@ def cue_after(text: str, start: int, end: int, names: Names) -> Cue | None:
             if not (toks[k].low.endswith("ly") or toks[k].low in {"then", "again", "now", "only", "just", "still", "presently", "at", "last", "once", "had", "has", "have", "would", "could", "did"}):
                 break
     return None
+
+
+# A sentence of its own before a quotation that says only who takes up the speech: "Poirot
+# went on.", "Miss Bertram began again.", "Aziz joined in.", "Gilbert it was who spoke up
+# stoutly." Verbs that need a particle to mean speech name it.
+_TAKES_UP = {"began": (), "continued": (), "resumed": (), "spoke": (), "interposed": (), "added": (),
+             "replied": (), "answered": (), "said": (), "went": ("on",), "joined": ("in",), "broke": ("in",),
+             "struck": ("in",), "chimed": ("in",), "put": ("in",)}
+_AFTER_TAKING_UP = frozenset("again at once last length then now up presently too also".split())
+_SENTENCE_CUE_WORDS = 10
+_NO_SPEAKER = frozenset("it one we they us them there this that".split())  # subjects of no one speaker
+_CLOSING_MARKS = "\"'’”»"
+
+
+def _sentence_cue(text: str, start: int, stop: int, names: Names) -> Cue | None:
+    """A cue that is the whole last sentence of ``text[start:stop]`` (which ends in a full stop)."""
+    s = clause_start(text, start, stop)
+    if start > 0 and text[start - 1] in _CLOSING_MARKS and not text[start:s].strip():
+        return None  # right after a quotation it is that quotation's cue: '"...," Brett said.'
+    toks = _tokens(text, s, stop - 1)
+    if not toks or len(toks) > _SENTENCE_CUE_WORDS:
+        return None
+    first = 0
+    while first < len(toks) - 1 and toks[first].low in _CONJ_START:
+        first += 1
+    low = toks[first].low
+    if low in _NO_SPEAKER:
+        return None
+    if low in PERSONAL_PRONOUNS:
+        kind, last = "pronoun", first
+    else:
+        subj = _subject_after(toks, first, names)
+        if subj is None or subj[0] != "name":  # "The rain began."
+            return None
+        kind, last = subj
+    j = last + 1
+    if [t.low for t in toks[j : j + 3]] == ["it", "was", "who"]:
+        j += 3
+    while j < len(toks) and j <= last + 2 and toks[j].low.endswith("ly") and toks[j].low not in _TAKES_UP:
+        j += 1
+    if j >= len(toks) or toks[j].low not in _TAKES_UP:
+        return None
+    verb = j
+    needs = _TAKES_UP[toks[j].low]
+    if needs:
+        if j + 1 >= len(toks) or toks[j + 1].low not in needs:
+            return None
+        j += 1
+    if not all(t.low in _AFTER_TAKING_UP or t.low.endswith("ly") for t in toks[j + 1 :]):
+        return None
+    if text[toks[first].end : toks[verb].start].count(",") or text[toks[verb].end : stop].count(","):
+        return None
+    return _cue(text, toks, first, j, kind)
 
 
 # Words after which a name is an object, not the one who speaks: "stepping forward to
@@ -340,7 +411,9 @@ def cue_before(text: str, start: int, end: int, names: Names) -> Cue | None:
     "he withdrew his own and coldly said,", "she began:".
     """
     tail = text[start:end].rstrip()
-    if tail and tail[-1] in ".!?":
+    if tail.endswith("."):
+        return _sentence_cue(text, start, start + len(tail), names)
+    if tail and tail[-1] in "!?":
         return None
     s = clause_start(text, start, end)
     toks = _tokens(text, s, end)
@@ -387,6 +460,38 @@ def cue_before(text: str, start: int, end: int, names: Names) -> Cue | None:
                 best = (subj[0], k, subj[1])
                 break
     if best is None:
-        return None
+        return _subject_before_semicolon(text, start, s, end, toks, verb, names)
     kind, a, _ = best
     return _cue(text, toks, a, verb, kind)
+
+
+def _subject_before_semicolon(text: str, start: int, s: int, end: int, clause: list[_Tok], verb: int, names: Names) -> Cue | None:
+    """The cue of a clause after a semicolon whose verb has no subject of its own: the
+    sentence's subject ("Lady Catherine ... declined eating any thing; and then rising up,
+    said to Elizabeth,"). Only when the clause opens with "and", "but" or "then" and no
+    pronoun or name stands between that word and the verb."""
+    if s <= start or not text[:s].rstrip().endswith(";") or clause[0].low not in {"and", "but", "then"}:
+        return None
+    if any(t.low in PERSONAL_PRONOUNS or names.is_name_token(t) for t in clause[1:verb]):
+        return None
+    s2 = clause_start(text, start, s, _FULL_STOP)
+    toks = _tokens(text, s2, end)
+    first = 0
+    while first < len(toks) and toks[first].low in _CONJ_START:
+        first += 1
+    if first >= len(toks) or toks[first].start >= s:
+        return None
+    low = toks[first].low
+    if low in _NO_SPEAKER:
+        return None
+    if low in PERSONAL_PRONOUNS:
+        kind, last = "pronoun", first
+    else:
+        subj = _subject_after(toks, first, names)
+        if subj is None or subj[0] != "name":  # "The name seemed to strike them all; and ... said"
+            return None
+        kind, last = subj
+    verb = next((k for k in range(len(toks) - 1, last, -1) if toks[k].low in SPEECH_VERBS), None)
+    if verb is None or toks[verb].start < s:
+        return None
+    return _cue(text, toks, first, verb, kind)

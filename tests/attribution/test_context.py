@@ -140,6 +140,17 @@ def test_build_context_finds_the_cue_of_a_quotation_joined_across_paragraphs():
     assert quote.cue is not None and quote.cue.text == "Jane said" and quote.cue_characters == (2,)
 
 
+def test_build_context_reads_cues_in_the_paragraphs_around_a_quotation():
+    # "Darcy went on." ends the paragraph before; "It was Jane who spoke." opens the one after.
+    text = ("Elizabeth looked at Darcy and at Jane. Darcy went on.\n\n\u201cYou are right.\u201d\n\n"
+            "\u201cWhat do you mean?\u201d\n\nIt was Jane who spoke. Elizabeth smiled.\n\n"
+            "\u201cNothing at all,\u201d Darcy said.\n\n\u201cGood night.\u201d\n")
+    quotes = _quotes(text, ["You are right.", "What do you mean?", "Nothing at all,", "Good night."])
+    ctx = build_context(text, find_paragraphs(text), quotes, CHARS)
+    assert [(q.cue.text if q.cue else None) for q in ctx.quotes] == ["Darcy went on", "Jane", "Darcy said", None]
+    assert [q.cue_characters for q in ctx.quotes[:3]] == [(1,), (2,), (1,)]
+
+
 def test_build_context_reads_his_wife_as_the_spouse_of_the_man_last_named():
     chars = [
         Character("Mr. Bennet", ["Mr. Bennet"], "male"),

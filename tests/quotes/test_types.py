@@ -158,3 +158,43 @@ def test_types_less_common_speech_verbs_make_cues():
 )
 def test_classify_referring_expression(expression, expected):
     assert classify_referring_expression(expression) == expected
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "expected"),
+    [
+        # a sentence of its own that says only who takes up the speech
+        ('There was a short silence. Mr. Collins began again. "You seem well."', ("explicit", "Mr. Collins began")),
+        ('It was late. Elizabeth went on. "I will go."', ("explicit", "Elizabeth went on")),
+        ('Nobody answered. Lydia joined in. "So will I."', ("explicit", "Lydia joined in")),
+        ('It was late. She went on quietly. "I will go."', ("anaphoric", "She went on")),
+        ('Everyone was hushed. Lydia it was who spoke up. "Me!"', ("explicit", "Lydia it was who spoke")),
+        # the sentence's subject, past a semicolon, when the clause after it has none
+        ('Mrs. Bennet declined the dish; and then, rising up, said, "Go."', ("explicit", "Mrs. Bennet declined the dish; and then, rising up, said")),
+    ],
+)
+def test_types_cue_sentences_before_a_quotation(paragraph, expected):
+    assert typed(paragraph) == expected
+
+
+@pytest.mark.parametrize(
+    "paragraph",
+    [
+        'It was late. The rain began. "I will go."',  # no person
+        'It was late. Elizabeth went on to the window. "I will go."',  # a walk, not a speech
+        'It was late. They went on. "I will go."',  # not one speaker
+        'The dish went round; and then, rising up, said, "Go."',  # no one the semicolon leaves
+    ],
+)
+def test_types_sentences_that_are_no_cue(paragraph):
+    assert typed(paragraph)[0] == "implicit"
+
+
+def test_types_a_sentence_right_after_a_quotation_is_its_cue_not_the_next_ones():
+    text = BOOK + '"I am tired," Lydia said.\n\n"Then go to bed."'
+    quotations = detect_quotations(text, find_paragraphs(text), None, None)
+    assert [q.type for q in quotations] == ["explicit", "implicit"]
+
+
+def test_types_cleft_after_a_quotation():
+    assert typed('"Who is there?" It was Elizabeth who spoke.') == ("explicit", "Elizabeth")
