@@ -566,18 +566,15 @@ class AliasScanner:
         return ()
 
     def match(self, phrase: str) -> tuple[int, ...]:
-        """Candidates named by a short phrase (a cue's subject): exact alias first, else the longest alias inside."""
+        """Candidates named by a short phrase (a cue's subject): exact alias first, else the
+        first alias inside (the longest one that starts there). The subject comes first in a
+        cue's words once its verb is taken out: "Fielding, who didn't dislike Miss Derek,
+        replied", "asked the Dodger, winking upon Charley"."""
         key = normalise_alias(phrase)
         if key in self.owners:
             return self.owners[key]
-        found: set[int] = set()
-        longest = 0
-        for s, e, owners in self.scan(phrase):
-            if e - s > longest:
-                found, longest = set(owners), e - s
-            elif e - s == longest:
-                found.update(owners)
-        return tuple(sorted(found))
+        found = self.scan(phrase)
+        return tuple(sorted(found[0][2])) if found else ()
 
 
 def _merge(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -47,6 +47,18 @@ def test_alias_scanner_adds_unlisted_name_parts_but_not_shared_aliases():
     assert scanner.match("said Mr. Gorton") == (0,)
 
 
+@pytest.mark.parametrize(
+    ("subject", "named"),
+    [
+        ("Darcy, who did not like Elizabeth Bennet,", (1,)),  # the subject, not the longer name after it
+        ("the clerk, winking upon Jane", (2,)),
+        ("Mrs. Bennet", (3,)),
+    ],
+)
+def test_alias_scanner_reads_a_cue_subject_as_its_first_name(subject, named):
+    assert AliasScanner(CHARS).match(subject) == named
+
+
 def test_alias_scanner_reads_a_bare_surname_listed_only_after_a_title():
     chars = [
         Character("Mr. Turton", ["Mr. Turton", "The Collector"], "male"),
