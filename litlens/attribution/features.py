@@ -59,6 +59,7 @@ BASE_FEATURES = [
     "window", "log_total", "freq_rank", "chapter_count", "gender", "words", "first_in_para", "last_in_para",
     "gap_prev", "gap_next", "n_candidates", "adj_after_first", "adj_after_dist", "adj_before_last", "adj_before_first",
     "adj_after_verb", "adj_before_verb", "near_window", "first_person", "narrator_score", "is_narrator",
+    "subject_before", "subject_before_sex",
 ] + [f"nb{k}_cue" for k in NEIGHBOURS] + [f"nb{k}_voc" for k in NEIGHBOURS]
 CONVERSATION_FEATURES = [
     "conv_turns", "conv_cue_speakers", "conv_same_cue", "conv_same_near", "conv_other_cue", "conv_other_near",
@@ -73,6 +74,30 @@ SECOND_FEATURES = [f"p1_nb{k}" for k in NEIGHBOURS] + [
 STYLE_MIN_P = 0.05  # answers less likely than this leave a candidate's vector alone
 SPOKE_P = 0.5  # a turn whose previous-pass answer gives a character this much is theirs
 FAR_TURNS = 30  # "turns since (until) the candidate spoke" when they do not in the conversation
+
+
+_CLAUSE_OPENERS = frozenset(
+    "and but then when while whilst as till until before after because though although that so yet".split()
+)
+_NOT_AFTER_SUBJECT = frozenset("and or of who whom whose which".split())
+
+
+def _subject_position(text: str, start: int, end: int) -> bool:
+    """A mention that opens a clause and is followed by its verb or a parenthesis: "Miss
+    Crawford listened", "and Henry Crawford, to whom ..., was", "when Mr. Brownlow stepped"."""
+    before = text[max(0, start - 30):start].rstrip(" \t\n\"'’”“")
+    words = _WORDS.findall(before[-12:])
+    opens = (not before or before[-1] in ".!?;:—-(" or (words and words[-1].lower() in _CLAUSE_OPENERS
+                                                          and before.endswith(words[-1])))
+    if not opens:
+        return False
+    after = text[end:end + 30]
+    if after[:2] in ("'s", "’s"):
+        return False
+    if after.lstrip()[:1] == ",":
+        return True
+    nxt = _WORDS.findall(after)
+    return bool(nxt) and nxt[0][:1].islower() and nxt[0].lower() not in _NOT_AFTER_SUBJECT
 
 
 def _has_speech_verb(segment: str) -> bool:
@@ -183,6 +208,11 @@ def base_rows(ctx: BookContext, cands: list[list[int]]) -> list[np.ndarray]:
         a_dist = a_m[0].start - a_lo if a_m else 500
         b_last = set(b_m[-1].characters) if b_m else set()
         b_first = set(b_m[0].characters) if b_m else set()
+        # the nearest clause subject in the narration before (of the cue pronoun's sex when there is one)
+        subjects = [m for m in [*reversed(b_m), *(reversed([m for m in pp_m if not m.in_quote]) if qc.first_in_paragraph else ())]
+                    if len(m.characters) == 1 and _subject_position(text, m.start, m.end)]
+        subj_any = subjects[0].characters[0] if subjects else None
+        subj_sex = next((m.characters[0] for m in subjects if want and ctx.characters[m.characters[0]].gender == want), None)
         a_verb = _has_speech_verb(text[a_lo:min(a_hi, a_lo + 80)])
         b_verb = _has_speech_verb(text[max(b_lo, b_hi - 80):b_hi])
         chap = chapter_counts.get(ctx.chapter_of_paragraph[qc.paragraph], Counter())
@@ -249,6 +279,8 @@ def base_rows(ctx: BookContext, cands: list[list[int]]) -> list[np.ndarray]:
                 ctx.first_person,
                 ctx.narrator_score[ci],
                 ci == ctx.narrator,
+                ci == subj_any,
+                ci == subj_sex,
             ]
             row += [ci in nb_cue[k] for k in NEIGHBOURS]
             row += [ci in nb_voc[k] for k in NEIGHBOURS]

@@ -349,6 +349,25 @@ def test_conversation_turns_that_tell_the_speakers_sex_count_by_parity():
 
 
 
+def test_the_nearest_clause_subject_before_a_quotation_is_marked():
+    text = (
+        "Elizabeth and Jane sat with Mr. Darcy.\n\n"
+        "Jane listened; and all her compliments to Elizabeth were forgotten: she exclaimed, "
+        "\u201cDid he?\u201d\n\n"
+        "Mr. Darcy looked at Elizabeth.\n\n"
+        "\u201cHe did.\u201d\n"
+    )
+    _, cands, rows, col = _conversation_rows(text, ["Did he?", "He did."])
+    lizzy, darcy, jane = 0, 1, 2
+    # "Jane listened" opens a clause; "to Elizabeth" is an object
+    assert rows[0][cands[0].index(jane), col["subject_before_sex"]] == 1
+    assert rows[0][cands[0].index(lizzy), col["subject_before_sex"]] == 0
+    assert rows[0][cands[0].index(jane), col["subject_before"]] == 1
+    # a quotation opening its paragraph reads the narration paragraph before it
+    assert rows[1][cands[1].index(darcy), col["subject_before"]] == 1
+    assert rows[1][cands[1].index(darcy), col["subject_before_sex"]] == 0  # no pronoun cue
+
+
 def test_a_later_pass_reads_who_has_been_talking_in_the_book_chapter_and_conversation():
     text = (
         "Elizabeth, Jane, Mrs. Bennet and Mr. Darcy sat down.\n\n"
