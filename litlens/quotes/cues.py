@@ -314,6 +314,21 @@ _NO_SPEAKER = frozenset("it one we they us them there this that".split())  # sub
 _CLOSING_MARKS = "\"'’”»"
 
 
+def _speaker_opening(toks: list[_Tok], limit: int, names: Names) -> tuple[int, int, str] | None:
+    """The one person a sentence opens with, after "And", "Then", ... (looked for before
+    ``toks[limit]``): (first index, last index, "pronoun" | "name"), else None ("it", "they",
+    a noun phrase)."""
+    first = 0
+    while first < min(limit, len(toks)) and toks[first].low in _CONJ_START:
+        first += 1
+    if first >= len(toks) or toks[first].low in _NO_SPEAKER:
+        return None
+    if toks[first].low in PERSONAL_PRONOUNS:
+        return first, first, "pronoun"
+    subj = _subject_after(toks, first, names)
+    return (first, subj[1], "name") if subj is not None and subj[0] == "name" else None
+
+
 def _sentence_cue(text: str, start: int, stop: int, names: Names) -> Cue | None:
     """A cue that is the whole last sentence of ``text[start:stop]`` (which ends in a full stop)."""
     s = clause_start(text, start, stop)
@@ -322,19 +337,10 @@ def _sentence_cue(text: str, start: int, stop: int, names: Names) -> Cue | None:
     toks = _tokens(text, s, stop - 1)
     if not toks or len(toks) > _SENTENCE_CUE_WORDS:
         return None
-    first = 0
-    while first < len(toks) - 1 and toks[first].low in _CONJ_START:
-        first += 1
-    low = toks[first].low
-    if low in _NO_SPEAKER:
+    opening = _speaker_opening(toks, len(toks) - 1, names)  # not "The rain began."
+    if opening is None:
         return None
-    if low in PERSONAL_PRONOUNS:
-        kind, last = "pronoun", first
-    else:
-        subj = _subject_after(toks, first, names)
-        if subj is None or subj[0] != "name":  # "The rain began."
-            return None
-        kind, last = subj
+    first, last, kind = opening
     j = last + 1
     if [t.low for t in toks[j : j + 3]] == ["it", "was", "who"]:
         j += 3
@@ -476,21 +482,10 @@ def _subject_before_semicolon(text: str, start: int, s: int, end: int, clause: l
         return None
     s2 = clause_start(text, start, s, _FULL_STOP)
     toks = _tokens(text, s2, end)
-    first = 0
-    while first < len(toks) and toks[first].low in _CONJ_START:
-        first += 1
-    if first >= len(toks) or toks[first].start >= s:
+    opening = _speaker_opening(toks, len(toks), names)  # not "The name seemed to strike them all; and ... said"
+    if opening is None or toks[opening[0]].start >= s:
         return None
-    low = toks[first].low
-    if low in _NO_SPEAKER:
-        return None
-    if low in PERSONAL_PRONOUNS:
-        kind, last = "pronoun", first
-    else:
-        subj = _subject_after(toks, first, names)
-        if subj is None or subj[0] != "name":  # "The name seemed to strike them all; and ... said"
-            return None
-        kind, last = subj
+    first, last, kind = opening
     verb = next((k for k in range(len(toks) - 1, last, -1) if toks[k].low in SPEECH_VERBS), None)
     if verb is None or toks[verb].start < s:
         return None
