@@ -476,7 +476,7 @@ def _subject_before_semicolon(text: str, start: int, s: int, end: int, clause: l
     sentence's subject ("Lady Catherine ... declined eating any thing; and then rising up,
     said to Elizabeth,"). Only when the clause opens with "and", "but" or "then" and no
     pronoun or name stands between that word and the verb."""
-    if s <= start or not text[:s].rstrip().endswith(";") or clause[0].low not in {"and", "but", "then"}:
+    if s <= start or not text[max(start, s - 8):s].rstrip().endswith(";") or clause[0].low not in {"and", "but", "then"}:
         return None
     if any(t.low in PERSONAL_PRONOUNS or names.is_name_token(t) for t in clause[1:verb]):
         return None
