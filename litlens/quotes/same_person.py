@@ -39,7 +39,7 @@ import numpy as np
 
 from litlens.quotes.aliases import Found, _hon_compatible, _Union
 from litlens.quotes.gender import first_name_gender
-from litlens.quotes.names import _DIMINUTIVES, _HONORIFICS, _PARTICLES
+from litlens.quotes.names import _DIMINUTIVES, _FIRST_NAME_TITLES, _HONORIFICS, _PARTICLES
 
 TOP = 40  # every pair among this many most mentioned entries is scored
 _WINDOW = 2  # sentences either side that count as "near"
@@ -55,7 +55,7 @@ FEATURES = (
     "pron_male_a", "pron_female_a", "pron_male_b", "pron_female_b", "gender_agree", "gender_conflict",
     "shared_clauses", "shared_clause_share", "near_b", "near_a", "company", "where",
     "first_gap", "overlap", "speech_a", "speech_b", "tags_a", "tags_b", "ner_a", "ner_b",
-    "sharers",
+    "sharers", "complement", "complement_rivals_a", "complement_rivals_b",
 )
 
 
@@ -140,6 +140,13 @@ class _Profile:
                       for e in self.entities]
         self.full_given = [_given(e) for e in self.entities]
         self.surnames = [_surnames(e) for e in self.entities]
+        # a name the book never completes: first names never written with a surname
+        # ("Gino"), and titles + surname never given a first name ("Signor Carella")
+        self.given_only = [all(len(f.words) == 1 and not f.hon for f in e.forms) for e in self.entities]
+        self.surname_only = [not self.full_given[k] and any(
+            len(f.words) == 1 and f.hon and f.hon != "the" and f.hon not in _FIRST_NAME_TITLES for f in e.forms)
+            for k, e in enumerate(self.entities)]
+        self.sex = [e.gender(strong=False) or first_name_gender(e) for e in self.entities]
         self.sharers: Counter = Counter()
         for ws in self.words:
             for w in ws:
@@ -172,6 +179,23 @@ class _Profile:
                        for u in self.words[i] for v in self.words[j]):
                     pairs.add(key)
         return sorted(pairs)
+
+    def _complement(self, i: int, j: int) -> tuple[float, float, float]:
+        """Is one entry a first name alone and the other a surname alone, and how many
+        other entries of the right kind and a compatible sex could each one pair with?"""
+        if self.given_only[i] and self.surname_only[j]:
+            g, s = i, j
+        elif self.given_only[j] and self.surname_only[i]:
+            g, s = j, i
+        else:
+            return 0.0, 0.0, 0.0
+
+        def rivals(k: int, other: int, kind: list[bool]) -> int:
+            floor = self.count[other] / 4
+            return sum(1 for x in self.top if x not in (i, j) and kind[x] and self.count[x] >= floor
+                       and not _opposite(self.sex[x], self.sex[k]))
+
+        return 1.0, float(rivals(g, s, self.surname_only)), float(rivals(s, g, self.given_only))
 
     def row(self, i: int, j: int) -> list[float]:
         # a is the more mentioned of the two
@@ -226,7 +250,12 @@ class _Profile:
             math.log1p(sum(f.tags for f in a.forms)), math.log1p(sum(f.tags for f in b.forms)),
             sum(f.ner for f in a.forms) / max(ca, 1), sum(f.ner for f in b.forms) / max(cb, 1),
             max((self.sharers[w] for w in wb), default=0),
+            *self._complement(i, j),
         ]
+
+
+def _opposite(a: str, b: str) -> bool:
+    return bool(a and b and a != b)
 
 
 def pair_rows(found: Found) -> tuple[list[tuple[Any, Any]], np.ndarray]:

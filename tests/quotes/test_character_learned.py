@@ -121,6 +121,32 @@ def test_learned_features_are_one_row_per_pair_and_per_entry():
     assert np.isfinite(rows).all()
 
 
+GINO = """Gino came into the room, and he bowed. Signor Carella sat down, and he lit his cigar.
+"Good evening," said Gino. Gino laughed, and he sat. Signor Carella smiled, and he was loud.
+Lilia looked up, and she was happy. "I am tired," said Lilia. Lilia sighed, and she went out.
+Perfetta came in, and she brought the lamp. Perfetta went out again, and she shut the door.
+Perfetta sang, and she smiled.
+"""
+
+
+def test_a_first_name_alone_and_a_title_with_a_surname_alone_are_complements():
+    # "Gino" is never written with a surname and "Signor Carella" never with a first name: the
+    # pair features say so, and count the other men each could pair with (none here; the
+    # women Lilia and Perfetta are no rivals for a man's title)
+    found = find_entities(GINO, mentions(GINO, "Gino", "Signor Carella", "Lilia", "Perfetta"))
+    pairs, rows = pair_rows(found)
+    column = {name: k for k, name in enumerate(FEATURES)}
+    by_names = {frozenset(" ".join((f.hon, *f.words)).strip() for e in pair for f in e.forms): row
+                for pair, row in zip(pairs, rows)}
+    gino = by_names[frozenset({"Gino", "Signor Carella"})]
+    assert gino[column["complement"]] == 1.0
+    assert gino[column["complement_rivals_a"]] == 0.0 and gino[column["complement_rivals_b"]] == 0.0
+    lilia = by_names[frozenset({"Lilia", "Signor Carella"})]
+    assert lilia[column["complement"]] == 1.0
+    assert lilia[column["complement_rivals_a"]] + lilia[column["complement_rivals_b"]] == 1  # Gino, a man
+    assert by_names[frozenset({"Gino", "Lilia"})][column["complement"]] == 0.0  # two first names
+
+
 @pytest.mark.skipif(not MODEL_FILE.is_file(), reason="the shipped character model is not built")
 def test_shipped_model_ranks_one_man_above_two_people_and_keeps_the_speakers():
     # the rules keep "Mr. Sholto" (named three times before his full name) apart from
