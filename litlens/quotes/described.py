@@ -48,10 +48,14 @@ _NOT_A_PERSON = {"first", "second", "third", "latter", "former", "last", "other"
                  "words", "word", "cry", "exclamation", "remark", "response", "retort", "door", "room", "way"}
 
 
-def description(text: str) -> tuple[str, str] | None:
+def description(text: str, after: str = "") -> tuple[str, str] | None:
     """The head noun and the words of a cue's "the ..." phrase ("said the worthy matron,
     setting it down" -> ("matron", "worthy matron")), stopping at a speech verb, a
-    preposition or punctuation; None for a general noun ("the man") or a kin word."""
+    preposition or punctuation; None for a general noun ("the man") or a kin word. A general
+    noun that the text ``after`` the cue marks out with "in" or "with" is one person, the
+    phrase its head ("said the gentleman" + " in the white waistcoat" -> ("gentleman in
+    waistcoat", "gentleman in the white waistcoat")), unless the phrase tells how
+    the words were said ("with a smile", "in a low voice")."""
     m = _DESCRIBED.search(text)
     if m is None:
         return None
@@ -64,11 +68,48 @@ def description(text: str) -> tuple[str, str] | None:
     if not words:
         return None
     head = words[-1]
+    if head in _GENERIC_HEADS and after and m.end() == len(text.rstrip()) and len(words) == len(m.group(1).split()):
+        return _marked(words, after)
     if (head in _GENERIC_HEADS or head in _KIN_GENDER or head in _HONORIFIC_WORDS or head in _VOICE_WORDS
             or head in _NOT_A_PERSON or (head.endswith("s") and not head.endswith("ss"))
             or len(head) < 3 or not head.isalpha()):
         return None
     return head, " ".join(words)
+
+
+# "in the white waistcoat", "with spectacles": a phrase right after a cue's general noun
+_MARKED = re.compile(r"[ \t]*\n?[ \t]*(in|with)\s+(?:(the|a|an)\s+)?((?:[a-z][a-z'’-]*\s+){0,2}[a-z][a-z'’-]*)")
+# ... that tells how the words were said, not who said them
+_MANNER = set("""voice voices tone tones undertone whisper accent accents breath smile smiles sigh laugh laughter
+grin frown bow nod shrug look glance air manner way gesture wink start groan sneer scowl shudder yawn cough
+growl chuckle surprise astonishment amazement anger alarm haste hurry despair disgust triumph delight horror
+contempt scorn earnest spite reply answer return turn time moment tears agitation emotion effort
+dignity indignation impatience irritation satisfaction relief""".split())
+
+
+def _marked(words: list[str], after: str) -> tuple[str, str] | None:
+    m = _MARKED.match(after)
+    if m is None:
+        return None
+    prep, det = m.group(1).lower(), m.group(2)
+    tail: list[str] = []
+    for w in m.group(3).split():
+        low = w.lower()
+        if low in SPEECH_VERBS or low in _NOT_IN_DESCRIPTION or low.endswith(("ing", "ly")):
+            break
+        tail.append(low)
+    if not tail or tail[-1] in _MANNER or len(tail[-1]) < 3 or not tail[-1].isalpha():
+        return None
+    head = " ".join([words[-1], prep, tail[-1]])  # "the man with the (black) beard": one man
+    return head, " ".join([*words, prep, *([det.lower()] if det else []), *tail])
+
+
+def head_noun(wording: str) -> str:
+    """The noun of a description ("matron" of "worthy matron", "gentleman" of "old
+    gentleman in the white waistcoat")."""
+    words = wording.split()
+    marked = next((k for k, w in enumerate(words) if w in ("in", "with")), len(words))
+    return words[marked - 1] if marked else words[-1]
 
 
 # ---- discovery: descriptions the list lacks -----------------------------------------------
@@ -99,7 +140,10 @@ def described_entries(found: Found, quotations: list | None) -> Found:
     wordings: dict[str, Counter] = defaultdict(Counter)
     answered: dict[str, Counter] = defaultdict(Counter)
     for q in quotations:
-        found_description = description(q.referring_expression or "") if q.type == "anaphoric" else None
+        found_description = None
+        if q.type == "anaphoric":
+            after = found.scan.text[q.cue_span[1]:q.cue_span[1] + 80] if q.cue_span else ""
+            found_description = description(q.referring_expression or "", after)
         if found_description is None or found_description[0] in covered:
             continue  # no description, or one the list has ("the Jew", "the Inspector")
         head, wording = found_description
@@ -119,7 +163,7 @@ def described_entries(found: Found, quotations: list | None) -> Found:
         form.count = sum(forms.values())
         if len(beside[head]) == 1:  # "Mr. Wells, the lawyer": named in apposition
             who = next(iter(beside[head]))
-            if not {_sex(entities[who]), _NOUN_GENDER.get(head, "")[:1]} >= {"m", "f"}:
+            if not {_sex(entities[who]), _NOUN_GENDER.get(head_noun(head), "")[:1]} >= {"m", "f"}:
                 entities[who].forms.append(form)
                 joined = True
                 continue
@@ -144,7 +188,7 @@ def _vote(found: Found, form: _Form, wordings: Counter) -> None:
     pattern = re.compile(r"\bthe\s+(?:%s)\b" % "|".join(
         r"\s+".join(map(re.escape, w.split())) for w in sorted(wordings, key=len, reverse=True)), re.IGNORECASE)
     _vote_pronouns(text, [(m.start(), m.end(), form) for m in pattern.finditer(text)], found.scan, found.speech)
-    sex = _NOUN_GENDER.get(form.words[-1])
+    sex = _NOUN_GENDER.get(head_noun(" ".join(form.words)))
     if sex == "male":
         form.male += _NOUN_VOTES
         form.any_votes["m"] += _NOUN_VOTES

@@ -28,6 +28,41 @@ def test_description_reads_the_head_noun_and_leaves_out_general_words():
     assert description("said Mr. Bumble") is None
 
 
+def test_a_general_noun_marked_out_by_the_phrase_after_the_cue_is_one_person():
+    # "said the gentleman" + " in the white waistcoat": the phrase after the cue makes the
+    # general noun one person; adjectives aside, one phrase is one man
+    after = " in the white\nwaistcoat. And"
+    assert description("said the gentleman", after) == ("gentleman in waistcoat", "gentleman in the white waistcoat")
+    assert description("said the old gentleman", " in the waistcoat,")[0] == "gentleman in waistcoat"
+    assert description("said the man", " with spectacles.") == ("man with spectacles", "man with spectacles")
+    assert description("said the gentleman", " with a smile.") is None  # how it was said
+    assert description("said the lady", " in a low voice.") is None
+    assert description("the gentleman said", " in the white waistcoat") is None  # after the verb
+    assert description("said the gentleman") is None
+    assert description("said the worthy matron", " in the hall") == ("matron", "worthy matron")
+
+
+WAISTCOAT = """The board sat round the table. Mr. Limbkins was in the chair.
+
+"Boy," said the gentleman in the white waistcoat, "you are a fool."
+
+"What is your name?" asked Mr. Limbkins.
+
+Oliver was frightened. "I know that boy will be hung," said the gentleman in the white
+waistcoat, with a frown.
+
+"Take him away," said Mr. Limbkins.
+"""
+
+
+def test_a_marked_out_speaker_who_answers_no_name_is_a_minor_character():
+    characters = _discover(WAISTCOAT, "Limbkins", "Oliver")
+    waistcoat = _owner(characters, "the gentleman in the white waistcoat")
+    assert waistcoat is not None and waistcoat is not _owner(characters, "Mr. Limbkins")
+    assert waistcoat.gender == "male"  # a gentleman
+    assert _owner(characters, "the gentleman") is None  # the general noun alone is nobody
+
+
 # A seaman the narration never names, talking with a tramp.
 MARINER = """Mr. Marvel sat on the bench by the road. A mariner came up and sat beside him.
 
