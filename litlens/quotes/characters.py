@@ -81,7 +81,8 @@ list of :class:`~litlens.model.Character`, most mentioned first.
       "Harry" are answered, mostly, by speeches tagged "said Lord Henry", and "Harry"
       seldom answers for himself, they are one man (:mod:`~litlens.quotes.answers`).
    i. a description that noun cues use twice for a speaker no entry covers ("said the
-      mariner") joins the one listed name it answers (the painter answers "Basil": an
+      mariner"; a general noun that a phrase after the cue marks out: "said the gentleman
+      in the white waistcoat") joins the one listed name it answers (the painter answers "Basil": an
       epithet) or, answering none, becomes a minor character of its own
       (:mod:`~litlens.quotes.described`).
    j. a role entry ("the Collector") joins the one named entry the narration sets it
@@ -260,8 +261,8 @@ def suggest_merges(
     suggests them; so does a scored pair of people whose forms belong to two entries.
     Likeliest first (the rules' first); without a same-person model only the rules'
     suggestions are made. On the 20 PDNC novels, with models
-    that never saw the novel, 4 of the 21 suggestions at 0.05 join two entries of one
-    person, and they reach 4 of the 31 speaking characters left split in several entries.
+    that never saw the novel, 3 of the 20 suggestions at 0.05 join two entries of one
+    person, and they reach 3 of the 30 speaking characters left split in several entries.
     """
     report = progress or (lambda fraction, message: None)
     if model == "default":
