@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from itertools import chain
 
 from litlens.model import EntityMention
+from litlens.quotes.lexicon import _NOT_NAMES
 from litlens.quotes.names import (
     _ARTICLE_MIN, _ARTICLE_SHARE, _GAP_ONLY, _HONORIFIC_BEFORE, _HONORIFIC_NAME,
-    _HONORIFIC_PAIR, _HONORIFIC_SPELLINGS, _LEADING_NON_NAME, _NAME_WORD, _NON_NAMES,
+    _GIVEN_TOO, _HONORIFIC_PAIR, _HONORIFIC_SPELLINGS, _LEADING_NON_NAME, _NAME_WORD, _NON_NAMES,
     _PARTICLES, _PLACE_SUFFIXES, _SPACE, _SPAN_WORD, _TAG_AFTER, _TAG_BEFORE, _TRAILING_TITLES,
     _TextIndex, _VOCATIVE, _VOCATIVE_MID, _VOCATIVE_YOU, _WORD_START, known_first_name,
 )
@@ -60,9 +61,10 @@ def _canonical_hon(spelling: str) -> str:
     return _HONORIFIC_SPELLINGS[spelling]
 
 
-def _clean_words(words: list[str]) -> list[str]:
-    """Drop leading non-name words and trailing possessives from a run of name words."""
-    while words and (words[0] in _LEADING_NON_NAME or words[0].rstrip(".") in _LEADING_NON_NAME
+def _clean_words(words: list[str], titled: bool = False) -> list[str]:
+    """Drop leading non-name words and trailing possessives from a run of name words. After
+    a title the last word stays: "Old Jolyon" is "Jolyon", but "Mr. Young" is Mr. Young."""
+    while len(words) > titled and (words[0] in _LEADING_NON_NAME or words[0].rstrip(".") in _LEADING_NON_NAME
                      and words[0] not in _HONORIFIC_SPELLINGS):
         words = words[1:]
     while words and words[-1] in _PARTICLES:
@@ -119,7 +121,7 @@ def _make_form(words: list[str]) -> tuple[str, tuple[str, ...]] | None:
         words = [_TRAILING_TITLES[words[-1]]] + list(words[:-1])  # "Hamidullah Begum"
     if len(words) > 1 and words[0] in _HONORIFIC_SPELLINGS:
         hon, words = _canonical_hon(words[0]), words[1:]
-    words = _clean_words(list(words))
+    words = _clean_words(list(words), titled=bool(hon))
     if not words:
         return None
     if len(words) > 1 and words[0] in _HONORIFIC_SPELLINGS and not hon:
@@ -193,7 +195,7 @@ def _collect_forms(text: str, persons: list[EntityMention], scan: _TextIndex) ->
 
     covered: list[tuple[int, int]] = []
     for m in _HONORIFIC_PAIR.finditer(text):
-        name = _clean_words(m.group("name").split())
+        name = _clean_words(m.group("name").split(), titled=True)
         if name:
             for hon in ("hon1", "hon2"):
                 canonical = _canonical_hon(m.group(hon))
@@ -315,8 +317,9 @@ def _keep(key: tuple[str, tuple[str, ...]], form: _Form, scan: _TextIndex, name_
     if not hon and form.ner == 0 and form.tags + form.vocatives < 2:
         return False
     if any(w in _NON_NAMES for w in words if len(words) == 1 or not hon):
-        if len(words) == 1 or all(w in _NON_NAMES for w in words):
-            return False
+        if (len(words) == 1 or all(w in _NON_NAMES for w in words)) and not (
+                words[0] in _GIVEN_TOO and _speaks(form)):
+            return False  # "Sunday", "Sir"; not "said June" twice
     if words[-1] in _PLACE_SUFFIXES and (not hon or len(words) > 1):
         return False  # "Netherfield Park", "Prince Edward Island"
     if len(words) == 1 and not hon and not _looks_like_name(words[0], scan, form.ner, _speaks(form)):
@@ -395,6 +398,9 @@ def _before_last_word(text: str, start: int, end: int) -> int:
     return i
 
 
+_SPEAKING_MID = 5  # capitalised uses inside sentences that make a speaking common word a name
+
+
 def _speaks(form: _Form) -> bool:
     """The form is the subject of speech verbs at least twice ("said Montoya", "Montoya said")."""
     return form.tags >= 2
@@ -411,8 +417,9 @@ def _looks_like_name(word: str, scan: _TextIndex, ner: int = 0, speaks: bool = F
     mid = scan.capitalised_mid[word]
     if mid == 0 and (ner < 2 or scan.lower_count(word)):
         return False  # only ever at the start of a sentence ("Hitherto", "Pray")
-    if scan.lower_count(word) > mid:
-        return False  # mostly a common word ("Hope", "Will" stay when capitalised)
+    if scan.lower_count(word) > mid and not (speaks and mid >= _SPEAKING_MID and word.lower() not in _NOT_NAMES):
+        return False  # mostly a common word ("Hope", "Will" stay when capitalised), unless it
+        # speaks and is capitalised inside sentences often enough: "said May" ("may" is a verb)
     if speaks:
         return True
     if word in scan.place_heads:

@@ -140,6 +140,9 @@ _NON_NAMES = frozenset(
      "Lor", "Lawk", "Lawks", "Lud", "Lawd", "Gawd", "Gor", "Golly", "Gosh", "Crikey", "Blimey",
      "Begad", "Bedad"}
 )
+# ... except that these are given names too ("May Welland", "Grace Poole", "Friday"): one
+# that the text makes the subject of speech verbs is a name (forms.py)
+_GIVEN_TOO = frozenset({"April", "June", "August", "Grace", "Mercy", "Honor", "Honour", "Friday"})
 # places are often tagged PERSON: "Netherfield" when "Netherfield Park" occurs
 _PLACE_SUFFIXES = frozenset(
     {"Park", "Hall", "House", "Street", "Square", "Lane", "Grove", "Abbey", "Farm", "Court",

@@ -45,6 +45,28 @@ def test_characters_a_name_that_speaks_is_kept_beside_its_place_uses():
     assert montoya.gender == "male"
 
 
+# People whose names are also words: "may" is a verb and May a month, "young" an adjective,
+# June a month; each speaks, so each is a person. The month itself stays no one.
+WORDS = """May Welland sat by the window. "You are late," said May. She did not look up.
+"I was kept," said Mr. Young. Mr. Young sat down, and he took her hand.
+May laughed, and she said nothing. "We sail in June," said Young, and he smiled.
+"May I come?" June asked. June was her cousin, and she was very young.
+"You may," cried May. "Of course you may." She rose and went out with June.
+"In May the roses come," said June. Mr. Young bowed, and he followed them.
+They had been engaged since May of that year, and the wedding was in June.
+"""
+
+
+def test_characters_names_that_are_also_words_are_people_when_they_speak():
+    characters = discover_characters(WORDS, mentions(WORDS, "May Welland", "May", "Mr. Young", "Young", "June"))
+    may, young, june = owner(characters, "May"), owner(characters, "Mr. Young"), owner(characters, "June")
+    assert may is not None and young is not None and june is not None
+    assert len({may.name, young.name, june.name}) == 3
+    assert "May Welland" in may.aliases and may.gender == "female"
+    assert young.gender == "male"  # "Mr. Young" is no "Mr." + the adjective dropped
+    assert june.gender == "female"
+
+
 # People of a nation the NER tags PERSON and a speech tag makes speak: a group, not a character.
 # A name ending in "s" (Mr. Hobbs, "Hobbs said") is still a name.
 GROUP = """We drove up into the hills past several Basques with their oxen. The Basque country was green.
