@@ -292,6 +292,9 @@ def _is_demonym(low: str) -> bool:
     return low in _DEMONYMS or bool(_DEMONYM.search(low))
 
 
+_TAGGED_NAME = 2  # times a word follows a speech verb capitalised that make it a name
+
+
 class Names:
     """Answers "is this token part of a proper name?".
 
@@ -308,6 +311,8 @@ class Names:
         self._persons = list(persons) if persons else []
         self._cap_mid: dict[str, int] = {}
         self._lower: dict[str, int] = {}
+        tagged: dict[str, int] = {}
+        previous, previous_end = "", 0
         for m in _CAP_WORD.finditer(text):
             word = m.group()
             low = word.lower()
@@ -315,6 +320,14 @@ class Names:
                 self._lower[low] = self._lower.get(low, 0) + 1
             elif not self.sentence_initial(m.start()):
                 self._cap_mid[low] = self._cap_mid.get(low, 0) + 1
+                if previous in SPEECH_VERBS and text[previous_end:m.start()].isspace() and not word.isupper():
+                    tagged[low] = tagged.get(low, 0) + 1
+            previous, previous_end = low, m.end()
+        # capitalised right after a speech verb, inside a sentence, again and again ("cried
+        # May", "said Will"): a speaker's name, though the book writes the word in lower case
+        # more often ("may", "will")
+        self._tagged = {low for low, n in tagged.items()
+                        if n >= _TAGGED_NAME and low.isalpha() and low not in _NOT_NAMES and low not in HONORIFICS}
 
     def in_person(self, start: int, end: int) -> bool:
         if not self._persons:
@@ -356,7 +369,7 @@ class Names:
             return False  # a speech verb is a name only where the book mostly capitalises it: "the Mock Turtle"
         if low in HONORIFICS or self.in_person(tok.start, tok.end):
             return True
-        if self.mostly_capitalised(low):
+        if self.mostly_capitalised(low) or low in self._tagged:
             return True
         # Never seen in the middle of a sentence: a name only if it is not sentence-initial here.
         return self._lower.get(low, 0) == 0 and (self.lenient or not self.sentence_initial(tok.start))

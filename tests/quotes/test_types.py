@@ -132,6 +132,18 @@ def test_types_person_mentions_confirm_sentence_initial_names():
     assert typed(paragraph, None)[0] == "implicit"  # unknown capitalised word at a sentence start
 
 
+def test_types_a_name_that_is_also_a_word_is_read_after_speech_verbs():
+    # "may" is a verb far more often than May is a name; capitalised right after a speech
+    # verb again and again, inside sentences, it is a speaker's name
+    book = ("May Welland came in. \"Yes,\" cried May. You may go, and you may stay.\n\n"
+            "\"No,\" said May. I may. We may. It may be. They may.\n\n")
+    text = book + '"Come here," added May.'
+    quotations = detect_quotations(text, find_paragraphs(text), None, None)
+    assert (quotations[-1].type, quotations[-1].referring_expression) == ("explicit", "added May")
+    lone = "It may be so; you may go; we may.\n\n" + '"Come here," added May.'
+    assert detect_quotations(lone, find_paragraphs(lone), None, None)[-1].type != "explicit"  # once: no name
+
+
 def test_types_speech_verb_lexicon_is_broad():
     for verb in ("said", "cried", "replied", "asked", "answered", "returned", "exclaimed", "continued",
                  "added", "observed", "remarked", "whispered", "muttered", "shouted", "began", "went",
