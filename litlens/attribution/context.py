@@ -364,6 +364,11 @@ _TOKEN = re.compile(r"[^\W\d_][\w'’-]*")
 _JOIN = re.compile(r"[\s.]*")
 
 
+# Words before a name that are never a name themselves; "young", "old", "little" and "poor"
+# go before names too ("old Sikes") but are also surnames ("Mr. Young", "said Young")
+_TITLES_ONLY = _HONORIFIC_WORDS - {"young", "old", "little", "poor"}
+
+
 class AliasScanner:
     """Finds the aliases of a character list in text, longest match first.
 
@@ -387,7 +392,7 @@ class AliasScanner:
         for ci, c in enumerate(characters):
             for alias in [c.name, *c.aliases]:
                 key = normalise_alias(alias)
-                if len(key) < 2 or key in _HONORIFIC_WORDS:
+                if len(key) < 2 or key in _TITLES_ONLY:
                     continue
                 owners.setdefault(key, set()).add(ci)
                 if key.startswith("the ") and key.count(" ") >= 1:
@@ -404,7 +409,7 @@ class AliasScanner:
                     continue
                 forms = [core[0], core[-1]] + ([f"{hon} {core[-1]}"] if hon else [])
                 for form in forms:
-                    if len(form) > 2 and form not in owners and form not in _HONORIFIC_WORDS:
+                    if len(form) > 2 and form not in owners and form not in _TITLES_ONLY:
                         derived.setdefault(form, set()).add(ci)
         # A surname the list has only after an honorific ("Mr. Turton", "Miss Lavish") is an
         # alias too ("said Turton"); shared by several holders, it names the one man among
@@ -413,7 +418,7 @@ class AliasScanner:
         for ci, c in enumerate(characters):
             for alias in [c.name, *c.aliases]:
                 words = normalise_alias(alias).split()
-                if len(words) == 2 and words[0] in _TITLE_WORDS and len(words[1]) > 2 and words[1] not in _HONORIFIC_WORDS:
+                if len(words) == 2 and words[0] in _TITLE_WORDS and len(words[1]) > 2 and words[1] not in _TITLES_ONLY:
                     surnames.setdefault(words[1], {})[ci] = words[0]
         for form, holders in surnames.items():
             if form in owners or form in derived:

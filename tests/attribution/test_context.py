@@ -59,6 +59,15 @@ def test_alias_scanner_reads_a_cue_subject_as_its_first_name(subject, named):
     assert AliasScanner(CHARS).match(subject) == named
 
 
+def test_alias_scanner_reads_a_surname_that_is_also_an_adjective():
+    # "young", "old", "little", "poor" go before names ("old Sikes") but are surnames too
+    chars = [Character("Mr. Young", ["Mr. Young", "Young"], "male"), Character("Mrs. Little", ["Mrs. Little"], "female")]
+    scanner = AliasScanner(chars)
+    assert scanner.match("Young") == (0,)  # "said Young"
+    assert scanner.match("said Mr. Young") == (0,)
+    assert scanner.match("Little") == (1,)  # her surname, listed only after a title
+
+
 def test_alias_scanner_reads_a_bare_surname_listed_only_after_a_title():
     chars = [
         Character("Mr. Turton", ["Mr. Turton", "The Collector"], "male"),
