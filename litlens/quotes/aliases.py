@@ -299,8 +299,8 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                         g = named
                     if contested and not g:
                         fits = False
-                    elif g and any(_HONORIFICS[f.hon][0] not in ("", g) for f in c):
-                        fits = False  # "Mrs. Miller" is not Randolph Miller
+                    elif (g or named) and any(_HONORIFICS[f.hon][0] not in ("", g or named) for f in c):
+                        fits = False  # "Mrs. Miller" is not Randolph Miller, "Mr. Wells" not Elizabeth Wells
                     elif (g != "f" or named == "m") and any(
                             _HONORIFICS[f.hon][1] in ("f-married", "f-title") for f in c):
                         # a wife bears her husband's surname: "Madame Lebrun" joins a

@@ -17,7 +17,7 @@ from litlens.model import EntityMention
 from litlens.quotes.lexicon import _NOT_NAMES
 from litlens.quotes.names import (
     _ARTICLE_MIN, _ARTICLE_SHARE, _GAP_ONLY, _HONORIFIC_BEFORE, _HONORIFIC_NAME,
-    _GIVEN_TOO, _HONORIFIC_PAIR, _HONORIFIC_SPELLINGS, _LEADING_NON_NAME, _NAME_WORD, _NON_NAMES,
+    _FIRST_NAME_TITLES, _GIVEN_TOO, _HONORIFIC_PAIR, _HONORIFIC_SPELLINGS, _LEADING_NON_NAME, _NAME_WORD, _NON_NAMES,
     _PARTICLES, _PLACE_SUFFIXES, _SPACE, _SPAN_WORD, _TAG_AFTER, _TAG_BEFORE, _TRAILING_TITLES,
     _TextIndex, _VOCATIVE, _VOCATIVE_MID, _VOCATIVE_YOU, _WORD_START, known_first_name,
 )
@@ -277,7 +277,11 @@ def _filter_forms(forms: dict, scan: _TextIndex) -> dict:
     which the NER never tagged).
     """
     name_words = {w for _, words in forms for w in words}
-    kept = {key: form for key, form in forms.items() if _keep(key, form, scan, name_words)}
+    # surnames the text gives a personal title: "Mr. Hall", "Miss Wood"
+    titled = {words[0] for (hon, words), f in forms.items()
+              if hon and hon != "the" and hon not in _FIRST_NAME_TITLES and len(words) == 1
+              and sum(f.surfaces.values()) >= 2}
+    kept = {key: form for key, form in forms.items() if _keep(key, form, scan, name_words, titled)}
     _article_forms(kept, scan, name_words)
     derived: dict = {}
     for (hon, words), source in list(kept.items()):
@@ -308,7 +312,8 @@ def _filter_forms(forms: dict, scan: _TextIndex) -> dict:
     return kept
 
 
-def _keep(key: tuple[str, tuple[str, ...]], form: _Form, scan: _TextIndex, name_words: set) -> bool:
+def _keep(key: tuple[str, tuple[str, ...]], form: _Form, scan: _TextIndex, name_words: set,
+          titled: set = frozenset()) -> bool:
     hon, words = key
     if hon == "the":
         plural = words[-1].endswith("s") and not words[-1].endswith("ss")  # "the Hindus"
@@ -320,8 +325,11 @@ def _keep(key: tuple[str, tuple[str, ...]], form: _Form, scan: _TextIndex, name_
         if (len(words) == 1 or all(w in _NON_NAMES for w in words)) and not (
                 words[0] in _GIVEN_TOO and _speaks(form)):
             return False  # "Sunday", "Sir"; not "said June" twice
-    if words[-1] in _PLACE_SUFFIXES and (not hon or len(words) > 1):
-        return False  # "Netherfield Park", "Prince Edward Island"
+    if words[-1] in _PLACE_SUFFIXES and (not hon or len(words) > 1) and not (
+            words[-1] in titled and (known_first_name(words[0]) if len(words) > 1 else form.ner or _speaks(form))):
+        # "Netherfield Park", "Prince Edward Island"; but "Charles Hall" and "said Hall" where
+        # the text also writes "Mr. Hall": a surname
+        return False
     if len(words) == 1 and not hon and not _looks_like_name(words[0], scan, form.ner, _speaks(form)):
         return False
     if len(words) == 1 and not hon and _group_plural(words[0], scan):

@@ -67,6 +67,41 @@ def test_characters_names_that_are_also_words_are_people_when_they_speak():
     assert june.gender == "female"
 
 
+# A surname that ends place names too: Mr. Hall is a man, Thornfield Hall a house. His full
+# name and "said Hall" are his; the house is nobody. Elizabeth Hall, a maid, is not Mr. Hall.
+HALL = """We drove up to Thornfield Hall in the rain. Thornfield Hall was dark.
+Mr. Hall met us at the door of Thornfield Hall. "You are late," said Hall. He took our coats.
+"The roads are bad," said Mr. Hall, and he laughed. Charles Hall was a tall man.
+"Come in," Hall said. Charles Hall led us to the fire, and he poured the wine.
+Elizabeth Hall, the maid, brought the lamp. She curtsied, and she went out again.
+"""
+
+
+def test_characters_a_surname_that_ends_place_names_is_a_surname_where_it_has_a_title():
+    characters = discover_characters(HALL, mentions(HALL, "Thornfield Hall", "Mr. Hall", "Hall", "Charles Hall",
+                                                    "Elizabeth Hall"))
+    hall = owner(characters, "Mr. Hall")
+    assert hall is not None and hall.gender == "male"
+    assert "Charles Hall" in hall.aliases
+    assert owner(characters, "Thornfield Hall") is None
+    assert owner(characters, "Elizabeth Hall") is not hall  # a woman's first name: not "Mr."
+
+
+# "Mr. Smith" and a "Martha Smith" whose pronouns the text never gives: the first name is a
+# woman's, so the man's title does not join her.
+SMITHS = """Mr. Smith came in. "Good morning," said Mr. Smith, and he sat down.
+Mr. Smith read a letter from Martha Smith. The letter was long.
+The next day came another from Martha Smith. The letter was short.
+"Good news," said Mr. Smith. Mr. Smith smiled, and he put it away.
+"""
+
+
+def test_characters_a_title_does_not_join_a_full_name_whose_first_name_is_of_the_other_sex():
+    characters = discover_characters(SMITHS, mentions(SMITHS, "Mr. Smith", "Martha Smith"))
+    smith = owner(characters, "Mr. Smith")
+    assert smith is not None and "Martha Smith" not in smith.aliases
+
+
 # People of a nation the NER tags PERSON and a speech tag makes speak: a group, not a character.
 # A name ending in "s" (Mr. Hobbs, "Hobbs said") is still a name.
 GROUP = """We drove up into the hills past several Basques with their oxen. The Basque country was green.
