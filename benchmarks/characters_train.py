@@ -106,7 +106,7 @@ def cross_validate(books: list[dict], rows_key: str, labels_key: str, weights_ke
         model = train([b for i, b in enumerate(books) if i % FOLDS != fold], rows_key, labels_key, weights_key)
         for i, b in enumerate(books):
             if i % FOLDS == fold:
-                held[i] = model.predict(b[rows_key]) if len(b[rows_key]) else np.zeros(0)
+                held[i] = Decision(model, 0.0).probabilities(b[rows_key])
     return held
 
 

@@ -50,7 +50,8 @@ class Decision:
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
         if len(rows) == 0:
             return np.zeros(0)
-        return np.asarray(self.booster.predict(rows), dtype=float)
+        boosters = self.booster if isinstance(self.booster, list) else [self.booster]
+        return np.mean([np.asarray(b.predict(rows), dtype=float) for b in boosters], axis=0)
 
 
 @dataclass
@@ -77,8 +78,10 @@ class CharacterModel:
         def part(d: Decision | None, features: tuple) -> dict | None:
             if d is None:
                 return None
+            boosters = d.booster if isinstance(d.booster, list) else [d.booster]
+            saved = [b.model_to_string() for b in boosters]
             return {"features": list(features), "threshold": d.threshold, "floor": d.floor,
-                    "lightgbm": d.booster.model_to_string()}
+                    "lightgbm": saved[0] if len(saved) == 1 else saved}
 
         return json.dumps({"format": FORMAT, **self.meta,
                            "same_person": part(self.same_person, FEATURES),
@@ -102,7 +105,10 @@ class CharacterModel:
             if d.get("features") != list(features):
                 raise CharacterModelError(f"{source}: its {key} model was trained on other features; retrain "
                                           "it with benchmarks/characters_train.py")
-            return Decision(lightgbm.Booster(model_str=d["lightgbm"]), float(d["threshold"]), float(d["floor"]))
+            saved = d["lightgbm"]
+            booster = ([lightgbm.Booster(model_str=m) for m in saved] if isinstance(saved, list)
+                       else lightgbm.Booster(model_str=saved))  # several: their probabilities are averaged
+            return Decision(booster, float(d["threshold"]), float(d["floor"]))
 
         meta = {k: v for k, v in doc.items() if k not in ("format", "same_person", "person")}
         return cls(part("same_person", FEATURES), part("person", KEEP_FEATURES), meta)

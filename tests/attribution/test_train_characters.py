@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from litlens.attribution.train_characters import (
+    SEEDS,
     UNMAPPED_WEIGHT,
     character_book,
     entity_labels,
@@ -65,7 +66,9 @@ def test_a_trained_model_acts_at_the_given_thresholds_and_round_trips():
     again = CharacterModel.from_json(model.to_json())
     rows = np.random.default_rng(0).random((4, len(FEATURES)))
     assert np.allclose(model.same_person.probabilities(rows), again.same_person.probabilities(rows))
-    assert model.person.booster.num_feature() == len(KEEP_FEATURES)
+    assert isinstance(model.person.booster, list) and len(model.person.booster) == SEEDS  # bagged, averaged
+    assert all(b.num_feature() == len(KEEP_FEATURES) for b in model.person.booster)
+    assert len(again.person.booster) == SEEDS
     # discovery runs with it, and nobody who speaks is left out
     names = {a for c in discover_characters(VISIT, mentions(VISIT, *VISIT_NAMES), model=again) for a in c.aliases}
     assert {"Holmes", "Mary"} <= names
