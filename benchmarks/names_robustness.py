@@ -1,8 +1,8 @@
 """Character discovery and speakers when the characters bear names that are also words.
 
-Unseen novels name people "May" (May Welland), "Grace" (Grace Poole), "Will", "Hope" or
-"Mr. Young": words that the book also writes in lower case ("may", "will") or that are
-months. The 20 PDNC novels we have name few people so, so their figures say little about
+Unseen novels name people "May" (May Welland), "Grace" (Grace Poole), "Will", "Hope",
+"Mr. Young" or "Mr. Hall": words that the book also writes in lower case ("may", "will"),
+months, or the last word of place names ("Thornfield Hall"). The 20 PDNC novels we have name few people so, so their figures say little about
 it. This benchmark renames characters of a few dev novels with such words and scores the
 renamed copies exactly as the originals.
 
@@ -40,6 +40,8 @@ RENAMES: dict[str, dict[str, str]] = {
     "Emma": {"Harriet": "Charity", "Emma": "Hope", "Elton": "Young", "Jane": "June"},
     "OliverTwist": {"Nancy": "Mercy", "Rose": "Hope", "Noah": "Will", "Charley": "Earnest"},
     "SenseAndSensibility": {"Marianne": "Patience", "Lucy": "June", "Elinor": "Honour"},
+    # surnames that are also the last word of place names ("Thornfield Hall", "Cotton Fields")
+    "NorthangerAbbey": {"Thorpe": "Church", "Tilney": "Fields", "Allen": "Woods"},
 }
 
 

@@ -94,6 +94,14 @@ def test_shipped_model_loads_with_its_features_and_cv_thresholds():
     again = CharacterModel.from_json(model.to_json())
     rows = np.random.default_rng(0).random((5, len(FEATURES)))
     assert np.allclose(model.same_person.probabilities(rows), again.same_person.probabilities(rows))
+    # each step is the average of its bagged models; a file with one model per step still reads
+    boosters = model.same_person.booster
+    assert isinstance(boosters, list) and len(boosters) > 1
+    expected = np.mean([b.predict(rows) for b in boosters], axis=0)
+    assert np.allclose(model.same_person.probabilities(rows), expected)
+    single = CharacterModel(Decision(boosters[0], 0.5), None)
+    assert isinstance(json.loads(single.to_json())["same_person"]["lightgbm"], str)
+    assert np.allclose(CharacterModel.from_json(single.to_json()).same_person.probabilities(rows), boosters[0].predict(rows))
 
 
 # --------------------------------------------------------------------------- on a text
