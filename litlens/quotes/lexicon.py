@@ -300,7 +300,8 @@ class Names:
 
     A capitalised word is a name when the book mostly writes it capitalised in the middle
     of a sentence (so "Piglet" and "Rabbit" are names in Winnie-the-Pooh, "Perhaps" and
-    "Then" are not), or when it is inside a PERSON mention. A word seen only at the
+    "Then" are not), when it is inside a PERSON mention, or when the book writes it
+    capitalised right after a speech verb twice or more ("cried May": "may" is mostly a verb). A word seen only at the
     start of sentences is not taken for a name.
     """
 
