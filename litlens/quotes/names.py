@@ -195,8 +195,8 @@ _TITLED_GROUPS = frozenset({"m-title", "f-title"})
 
 _UP, _LO = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"  # Latin-1 letters too: "Alcée", "Léonce"
 _NAME_WORD = (
-    rf"(?:[{_UP}](?:[{_LO}]+|[{_LO}]*[{_UP}][{_LO}]+)"  # "Darcy", "McBryde"
-    rf"(?:'[{_UP}][{_LO}]+)?(?:-[{_UP}{_LO}][{_LO}]+)*)"  # "O'Brien", "Winnie-the-Pooh"
+    rf"(?:(?:[{_UP}](?:[{_LO}]+|[{_LO}]*[{_UP}][{_LO}]+)|[{_UP}](?=['’][{_UP}]))"  # "Darcy", "McBryde"; "O" of "O'Brien"
+    rf"(?:['’][{_UP}][{_LO}]+)?(?:-[{_UP}{_LO}][{_LO}]+)*)"  # "O'Brien", "M'Choakumchild", "Winnie-the-Pooh"
 )
 _GAP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
 _PARTICLE = r"(?:de|De|van|Van|von|Von|der|du|Du|la|La|le|Le|di|Di|da|Da|del|Del|della)"

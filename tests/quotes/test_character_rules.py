@@ -102,6 +102,20 @@ def test_characters_a_title_does_not_join_a_full_name_whose_first_name_is_of_the
     assert smith is not None and "Martha Smith" not in smith.aliases
 
 
+# Surnames with an apostrophe: "O'Brien" is one name word, found bare as well as after a title.
+IRISH = """Mr. O'Brien came in from the rain. "A wet night," said O'Brien. He shook his coat.
+"Sit down," said Mrs. Byrne, and she gave him a chair. O'Brien sat by the fire.
+"Thank you," O'Brien said. Mrs. Byrne smiled, and she poured the tea. Mr. O'Brien drank it.
+"""
+
+
+def test_characters_a_surname_with_an_apostrophe_is_one_name_found_bare_too():
+    characters = discover_characters(IRISH, mentions(IRISH, "Mr. O'Brien", "O'Brien", "Mrs. Byrne"))
+    obrien = owner(characters, "Mr. O'Brien")
+    assert obrien is not None and "O'Brien" in obrien.aliases and obrien.gender == "male"
+    assert obrien.mention_count == 5  # two after "Mr.", three bare
+
+
 # People of a nation the NER tags PERSON and a speech tag makes speak: a group, not a character.
 # A name ending in "s" (Mr. Hobbs, "Hobbs said") is still a name.
 GROUP = """We drove up into the hills past several Basques with their oxen. The Basque country was green.
