@@ -2,7 +2,8 @@
 
 Unseen novels name people "May" (May Welland), "Grace" (Grace Poole), "Will", "Hope",
 "Mr. Young" or "Mr. Hall": words that the book also writes in lower case ("may", "will"),
-months, or the last word of place names ("Thornfield Hall"). The 20 PDNC novels we have name few people so, so their figures say little about
+months, or the last word of place names ("Thornfield Hall"); and "O'Brien", whose apostrophe
+the name patterns must read. The 20 PDNC novels we have name few people so, so their figures say little about
 it. This benchmark renames characters of a few dev novels with such words and scores the
 renamed copies exactly as the originals.
 
@@ -23,6 +24,7 @@ Usage:  .venv/bin/python benchmarks/names_robustness.py --models /tmp/folds --cv
 from __future__ import annotations
 
 import argparse
+import ast
 import csv
 import json
 import os
@@ -42,6 +44,8 @@ RENAMES: dict[str, dict[str, str]] = {
     "SenseAndSensibility": {"Marianne": "Patience", "Lucy": "June", "Elinor": "Honour"},
     # surnames that are also the last word of place names ("Thornfield Hall", "Cotton Fields")
     "NorthangerAbbey": {"Thorpe": "Church", "Tilney": "Fields", "Allen": "Woods"},
+    # a surname with an apostrophe
+    "MansfieldPark": {"Crawford": "O'Connor"},
 }
 
 
@@ -64,10 +68,34 @@ def renamed_corpus(pdnc: Path, work: Path) -> Path:
             continue
         target.mkdir(exist_ok=True)
         for path in novel.iterdir():
-            if path.is_file():
+            if path.suffix == ".csv":
+                rename_csv(path, target / path.name, RENAMES[novel.name])
+            elif path.is_file():
                 (target / path.name).write_text(rename(path.read_text(encoding="utf-8"), RENAMES[novel.name]),
                                                 encoding="utf-8")
     return corpus
+
+
+def rename_csv(source: Path, target: Path, names: dict[str, str]) -> None:
+    """The CSV with every cell renamed; a cell holding a Python list or set literal (PDNC's
+    aliases, addressees, mention lists) is read and written back as a literal, so that
+    "O'Brien" inside it stays well quoted."""
+    with open(source, encoding="utf-8", newline="") as fh:
+        rows = list(csv.reader(fh))
+
+    def cell(value: str) -> str:
+        if value[:1] in "[{":
+            try:
+                parsed = ast.literal_eval(value)
+            except (ValueError, SyntaxError):
+                return rename(value, names)
+            if isinstance(parsed, (list, set)):
+                items = [rename(x, names) if isinstance(x, str) else x for x in parsed]
+                return repr(items if isinstance(parsed, list) else set(items))
+        return rename(value, names)
+
+    with open(target, "w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh).writerows([[cell(v) for v in row] for row in rows])
 
 
 def run(args: list[str], pdnc: Path) -> None:
