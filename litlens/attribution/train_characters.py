@@ -90,15 +90,14 @@ def character_book(name: str, text: str, persons: list[EntityMention], detected:
 
 def train_booster(rows: Sequence[np.ndarray], labels: Sequence[np.ndarray], weights: Sequence[np.ndarray] | None,
                   features: Sequence[str]) -> Any:
-    """A LightGBM binary classifier over the stacked rows of several books."""
+    """LightGBM binary classifiers over the stacked rows of several books, one per bagging
+    seed; :class:`~litlens.quotes.learned.Decision` averages their probabilities."""
     import lightgbm
 
     x = np.vstack([r.reshape(-1, len(features)) for r in rows])
     y = np.concatenate(labels)
     w = np.concatenate(weights) if weights is not None else None
     data = lightgbm.Dataset(x, y, weight=w, feature_name=list(features), free_raw_data=False)
-    if SEEDS == 1:
-        return lightgbm.train(PARAMS, data, num_boost_round=ROUNDS)
     # a few dozen positive pairs in all: the average of several bagged models is steadier
     return [lightgbm.train({**PARAMS, "seed": seed}, data, num_boost_round=ROUNDS) for seed in range(SEEDS)]
 

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from litlens.quotes.aliases import Found, _hon_compatible, _Union
+from litlens.quotes.aliases import Found, _hon_compatible, _opposite, _Union
 from litlens.quotes.gender import first_name_gender
 from litlens.quotes.names import _DIMINUTIVES, _FIRST_NAME_TITLES, _HONORIFICS, _PARTICLES
 
@@ -252,10 +252,6 @@ class _Profile:
             max((self.sharers[w] for w in wb), default=0),
             *self._complement(i, j),
         ]
-
-
-def _opposite(a: str, b: str) -> bool:
-    return bool(a and b and a != b)
 
 
 def pair_rows(found: Found) -> tuple[list[tuple[Any, Any]], np.ndarray]:
