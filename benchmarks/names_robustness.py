@@ -44,8 +44,8 @@ RENAMES: dict[str, dict[str, str]] = {
     "SenseAndSensibility": {"Marianne": "Patience", "Lucy": "June", "Elinor": "Honour"},
     # surnames that are also the last word of place names ("Thornfield Hall", "Cotton Fields")
     "NorthangerAbbey": {"Thorpe": "Church", "Tilney": "Fields", "Allen": "Woods"},
-    # a surname with an apostrophe
-    "MansfieldPark": {"Crawford": "O'Connor"},
+    # a surname with an apostrophe, and a double-barrelled one for a whole family
+    "MansfieldPark": {"Crawford": "O'Connor", "Bertram": "Ash-Lee"},
 }
 
 

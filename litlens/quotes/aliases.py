@@ -344,7 +344,7 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
     for f in bare:
         if id(f) in placed:
             continue
-        word = f.words[0]
+        word = _epithet_name(f.words[0])
         as_surname, as_given = [], []
         for e in entities:
             if not _compatible(f, e) or _cooccur(f.segments, e):
@@ -388,6 +388,15 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                 targets.append(e)
         resolved.append((form, targets))
     return entities, resolved
+
+
+def _epithet_name(word: str) -> str:
+    """The name a hyphenated epithet ends with ("Winnie-the-Pooh" -> "Pooh"); a double
+    surname ("Grant-Menzies"), whose parts are all capitalised, is a name of its own."""
+    parts = word.split("-")
+    if len(parts) > 2 and any(p.islower() for p in parts[1:-1]) and parts[-1][:1].isupper():
+        return parts[-1]
+    return word
 
 
 def _title_sex(*forms: _Form) -> str:

@@ -29,9 +29,9 @@ def _name_pattern(hon: str, words: tuple[str, ...]) -> tuple[str, list[str]]:
     if hon == "the":
         return rf"[Tt]he\s+{name}", ["the", "The"]
     if not hon:
-        # the text's words are looked up by their letters up to an apostrophe: "O'Brien" and
-        # "M'Choakumchild" start at "O" and "M"
-        return name, [re.split(r"['’]", words[0])[0]]
+        # the text's words are looked up by their letters up to an apostrophe or a hyphen:
+        # "O'Brien", "M'Choakumchild" and "Grant-Menzies" start at "O", "M" and "Grant"
+        return name, [re.split(r"['’-]", words[0])[0]]
     spellings = sorted((s for s, c in _HONORIFIC_SPELLINGS.items() if c == hon),
                        key=len, reverse=True)
     return rf"(?:{'|'.join(spellings)})\.?\s+{name}", spellings

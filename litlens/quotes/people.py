@@ -21,11 +21,13 @@ quotation is never left out.
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import numpy as np
 
 from litlens.quotes.aliases import Found
-from litlens.quotes.names import _HONORIFICS, _PARTICLES, _SPACE
+from litlens.quotes.described import description
+from litlens.quotes.names import _HONORIFIC_SPELLINGS, _HONORIFICS, _PARTICLES, _SPACE
 from litlens.quotes.same_person import _Profile
 
 KEEP_FEATURES = (
@@ -99,8 +101,29 @@ def speakers(found: Found, quotations: list | None = None) -> list[bool]:
     the speaker a detected quotation names, or a name addressed in a quotation ('"Yes,
     Lucy."'). They stay whatever the classifier says (nobody who speaks is missing)."""
     named: set[str] = {_normal(q.speaker) for q in quotations or [] if getattr(q, "speaker", None)}
-    return [any(f.tags or f.vocatives or f.addressed or _form_keys(f) & named for f in e.forms)
-            for e in found.entities if e.forms]
+    entities = [e for e in found.entities if e.forms]
+    out = [any(f.tags or f.vocatives or f.addressed or _form_keys(f) & named for f in e.forms)
+           for e in entities]
+    # "said the general" speaks for the most mentioned entry titled so ("General Tilney"),
+    # which the text may never name at a speech verb
+    for title in _titles_described(quotations):
+        titled = [i for i, e in enumerate(entities) if title in e.honorifics()]
+        if titled:
+            out[max(titled, key=lambda i: entities[i].count)] = True
+    return out
+
+
+def _titles_described(quotations: list | None) -> set[str]:
+    """The titles ("General", "Captain", "Dr" for "the doctor") that noun cues name speakers
+    by at least twice ("said the General")."""
+    heads: Counter = Counter()
+    for q in quotations or []:
+        if getattr(q, "type", "") == "anaphoric" and getattr(q, "referring_expression", None):
+            found = description(q.referring_expression)
+            if found is not None:
+                heads[found[0]] += 1
+    titles = {spelling.lower(): hon for spelling, hon in _HONORIFIC_SPELLINGS.items()}
+    return {titles[head] for head, n in heads.items() if n >= 2 and head in titles}
 
 
 def keep_entries(found: Found, probabilities: np.ndarray, threshold: float,

@@ -4,12 +4,14 @@ the shipped model on small hand-built texts."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
 
 from litlens.quotes.aliases import Found, _Entity
 from litlens.quotes.characters import discover_characters, find_entities
+from litlens.model import Quotation
 from litlens.quotes.forms import _Form
 from litlens.quotes.learned import MODEL_FILE, CharacterModel, CharacterModelError, Decision, default_model
 from litlens.quotes.people import KEEP_FEATURES, entry_rows, speakers
@@ -199,3 +201,19 @@ def test_a_name_addressed_after_you_counts_as_spoken_to():
     # a list in narration is no address
     listed = find_entities("Annie, Dorcas, and Poirot went in.", mentions("Annie, Dorcas, and Poirot went in.", "Annie", "Dorcas", "Poirot"))
     assert all(f.addressed == 0 for e in listed.entities for f in e.forms)
+
+
+def test_a_title_that_noun_cues_name_speaks_for_the_entry_bearing_it():
+    # "said the general" speaks for General Fields, whom no speech verb names: the person
+    # step must keep him, whatever his surname (a common word, a place's last word) scores
+    text = ('General Fields walked up the fields. General Fields was a tall man.\n\n'
+            '"We dine at five," said the general.\n\n"Very well," said Catherine.\n\n'
+            '"And we ride after," said the general.\n')
+    found = find_entities(text, mentions(text, "General Fields", "Catherine"))
+    quotes = [Quotation([m.span(1)], "anaphoric", "the general")
+              for m in re.finditer(r'"([^"]*)," said the general', text)]
+    general = next(e for e in found.entities if any(f.hon == "General" for f in e.forms))
+    assert not any(f.tags for f in general.forms)
+    speaking = dict(zip((id(e) for e in found.entities if e.forms), speakers(found, quotes)))
+    assert speaking[id(general)]
+    assert not dict(zip((id(e) for e in found.entities if e.forms), speakers(found)))[id(general)]

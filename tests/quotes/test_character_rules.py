@@ -661,3 +661,22 @@ def test_characters_are_named_by_a_name_before_a_description():
     doctor = owner(characters, "the Doctor")
     assert doctor is not None and doctor is owner(characters, "Doctor Mandelet")
     assert doctor.name == "Doctor Mandelet"
+
+
+# A double-barrelled surname is one name word, found bare as well as after a title; an
+# epithet written with hyphens ("Winnie-the-Pooh") is a form of the name it ends with.
+HYPHENS = """Mr. Grant-Menzies came in from the rain. "A wet night," said Grant-Menzies. He shook his coat.
+"Sit down," said Pooh Bear, and he gave him a chair. Grant-Menzies sat by the fire.
+"Thank you," Grant-Menzies said. Winnie-the-Pooh smiled, and he poured the tea.
+"More tea?" said Pooh. Winnie-the-Pooh hummed. Pooh sat down, and he ate the honey.
+"""
+
+
+def test_characters_a_double_barrelled_surname_is_one_name_and_an_epithet_joins_its_name():
+    characters = discover_characters(HYPHENS, mentions(HYPHENS, "Mr. Grant-Menzies", "Grant-Menzies", "Pooh Bear",
+                                                      "Winnie-the-Pooh", "Pooh"))
+    menzies = owner(characters, "Mr. Grant-Menzies")
+    assert menzies is not None and "Grant-Menzies" in menzies.aliases
+    assert menzies.mention_count == 4  # one after "Mr.", three bare
+    pooh = owner(characters, "Pooh")
+    assert pooh is not None and owner(characters, "Winnie-the-Pooh") is pooh
