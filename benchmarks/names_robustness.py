@@ -2,8 +2,8 @@
 
 Unseen novels name people "May" (May Welland), "Grace" (Grace Poole), "Will", "Hope",
 "Mr. Young" or "Mr. Hall": words that the book also writes in lower case ("may", "will"),
-months, or the last word of place names ("Thornfield Hall"); and "O'Brien", whose apostrophe
-the name patterns must read. The 20 PDNC novels we have name few people so, so their figures say little about
+months, or the last word of place names ("Thornfield Hall"); "O'Brien", "Grant-Menzies" and
+"Mr. van der Luyden", whose apostrophes, hyphens and particles the name patterns must read. The 20 PDNC novels we have name few people so, so their figures say little about
 it. This benchmark renames characters of a few dev novels with such words and scores the
 renamed copies exactly as the originals.
 
@@ -46,6 +46,8 @@ RENAMES: dict[str, dict[str, str]] = {
     "NorthangerAbbey": {"Thorpe": "Church", "Tilney": "Fields", "Allen": "Woods"},
     # a surname with an apostrophe, and a double-barrelled one for a whole family
     "MansfieldPark": {"Crawford": "O'Connor", "Bertram": "Ash-Lee"},
+    # surnames that open with a particle ("Mr. van der Luyden", "De Griers")
+    "TheMysteriousAffairAtStyles": {"Cavendish": "van Ryden", "Inglethorp": "De Lamotte"},
 }
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from litlens.model import NARRATOR, Character, EntityMention, Paragraph, Quotation
-from litlens.quotes.cues import Cue, cleft_cue, cue_after, cue_before
+from litlens.quotes.cues import _NAME_PARTICLES, Cue, cleft_cue, cue_after, cue_before
 from litlens.quotes.described import (
     _GENERIC_HEADS, _HONORIFIC_WORDS, _KIN_GENDER, _NOUN_GENDER, _VOICE_WORDS, description,
 )
@@ -373,7 +373,8 @@ class AliasScanner:
     """Finds the aliases of a character list in text, longest match first.
 
     Matching is on words (case-insensitive, periods and spacing ignored), and a match
-    must start with a capital letter: "rabbit" is not "Rabbit".
+    must start with a capital letter or a surname's particle: "rabbit" is not "Rabbit",
+    "de Worms" is "De Worms".
 
     Besides the listed aliases, the first and last words of a full name count as its
     aliases ("Bill" and "Gorton" of "Bill Gorton"), and so does a surname listed only after
@@ -519,7 +520,8 @@ class AliasScanner:
         n = len(toks)
         while i < n:
             s0, e0, w0 = toks[i]
-            if not text[s0].isupper() or w0 not in self.first_words:
+            # a surname's particle may open it in lower case ("said de Worms")
+            if not (text[s0].isupper() or w0 in _NAME_PARTICLES) or w0 not in self.first_words:
                 i += 1
                 continue
             best = None

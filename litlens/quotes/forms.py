@@ -19,7 +19,7 @@ from litlens.quotes.names import (
     _ARTICLE_MIN, _ARTICLE_SHARE, _GAP_ONLY, _HONORIFIC_BEFORE, _HONORIFIC_NAME,
     _FIRST_NAME_TITLES, _GIVEN_TOO, _HONORIFIC_PAIR, _HONORIFIC_SPELLINGS, _LEADING_NON_NAME, _NAME_WORD, _NON_NAMES,
     _PARTICLES, _PLACE_SUFFIXES, _SPACE, _SPAN_WORD, _TAG_AFTER, _TAG_BEFORE, _TRAILING_TITLES,
-    _TextIndex, _VOCATIVE, _VOCATIVE_MID, _VOCATIVE_YOU, _WORD_START, known_first_name,
+    _TextIndex, _VOCATIVE, _VOCATIVE_MID, _VOCATIVE_YOU, _WORD_START, known_first_name, particles_joined,
 )
 
 
@@ -130,9 +130,12 @@ def _make_form(words: list[str]) -> tuple[str, tuple[str, ...]] | None:
         return None  # "Mr. Mrs." or a title inside a name run: not a clean form
     if sum(1 for w in words if w not in _PARTICLES and not w.endswith(".")) > 3:
         return None  # "Miss Lucy Honeychurch Drive Out in Carriages": a title, not a name
-    # "De Bourgh" and "de Bourgh" are one name
-    words = [w.lower() if i and w in _PARTICLES and w != "St." else w for i, w in enumerate(words)]
-    return hon, tuple(words)
+    return hon, _particles_spelled(words)
+
+
+def _particles_spelled(words: list[str]) -> tuple[str, ...]:
+    """"De Bourgh" and "de Bourgh" are one name, a surname of its own after a title or alone."""
+    return tuple(particles_joined(words))
 
 
 _NEXT_WORD = re.compile(r"\S+\s+")
@@ -200,7 +203,7 @@ def _collect_forms(text: str, persons: list[EntityMention], scan: _TextIndex) ->
             for hon in ("hon1", "hon2"):
                 canonical = _canonical_hon(m.group(hon))
                 spelled = m.group(hon) + ("." if text[m.end(hon):m.end(hon) + 1] == "." else "")
-                add((canonical, tuple(name)), f"{spelled} {' '.join(name)}", False)
+                add((canonical, _particles_spelled(name)), f"{spelled} {' '.join(name)}", False)
     for m in _HONORIFIC_NAME.finditer(text):
         words = _SPACE.split(m.group("name"))
         end = m.end()
@@ -287,7 +290,7 @@ def _filter_forms(forms: dict, scan: _TextIndex) -> dict:
     for (hon, words), source in list(kept.items()):
         # a one-off tag ("Himalayan India") does not make a person of its last word
         if len(words) > 1 and hon != "the" and (hon or source.ner + source.tags >= 2):
-            for word in (words[0], words[-1]):
+            for word in (words[0], source.surname):
                 key = ("", (word,))
                 if (key not in kept and word not in _NON_NAMES and word not in _PARTICLES
                         and not _plural(word, name_words) and _looks_like_name(word, scan)):
@@ -377,6 +380,8 @@ def _sentence_opening(words: list[str], start: int, scan: _TextIndex) -> bool:
     first = words[0].rstrip(".")
     if len(words) < 2 or first in _HONORIFIC_SPELLINGS or not scan.sentence_initial(start):
         return False
+    if first in _PARTICLES:
+        return False  # "Van Dyk sat down": the surname's particle, capitalised
     mid = scan.capitalised_mid[first]
     return scan.lower_count(first) > mid or (mid == 0 and not known_first_name(first))
 
@@ -422,6 +427,7 @@ def _looks_like_name(word: str, scan: _TextIndex, ner: int = 0, speaks: bool = F
     """
     if "." in word:
         return False
+    word = word.split()[-1]  # "de Griers": the name word after its particles
     mid = scan.capitalised_mid[word]
     if mid == 0 and (ner < 2 or scan.lower_count(word)):
         return False  # only ever at the start of a sentence ("Hitherto", "Pray")

@@ -13,7 +13,7 @@ from litlens.model import Character
 from litlens.quotes.forms import _Form, _canonical_hon
 from litlens.quotes.names import (
     _FIRST_NAME_TITLES, _HONORIFIC_BEFORE, _HONORIFIC_SPELLINGS, _LOCATIVE_WORDS, _LOWER_WORD,
-    _PARTICLES, _PREVIOUS_WORD, _TextIndex, _WORD_START, _sentence_initial,
+    _PARTICLES, _PREVIOUS_WORD, _SPACE, _TextIndex, _WORD_START, _sentence_initial, particles_joined,
 )
 
 # --------------------------------------------------------------------------- scanning
@@ -25,13 +25,15 @@ def _name_pattern(hon: str, words: tuple[str, ...]) -> tuple[str, list[str]]:
     Any spelling of the honorific, its period optional; any spacing between words;
     particles in any case ("De Bourgh" = "de Bourgh").
     """
-    name = r"\s+".join(f"(?i:{re.escape(w)})" if w in _PARTICLES else re.escape(w) for w in words)
+    parts = [p for w in words for p in w.split()]  # "de Bourgh" is one word of two
+    name = r"\s+".join(f"(?i:{re.escape(w)})" if w in _PARTICLES else re.escape(w) for w in parts)
     if hon == "the":
         return rf"[Tt]he\s+{name}", ["the", "The"]
     if not hon:
         # the text's words are looked up by their letters up to an apostrophe or a hyphen:
         # "O'Brien", "M'Choakumchild" and "Grant-Menzies" start at "O", "M" and "Grant"
-        return name, [re.split(r"['’-]", words[0])[0]]
+        first = re.split(r"['’-]", parts[0])[0]
+        return name, [first, first.capitalize()] if first in _PARTICLES else [first]
     spellings = sorted((s for s, c in _HONORIFIC_SPELLINGS.items() if c == hon),
                        key=len, reverse=True)
     return rf"(?:{'|'.join(spellings)})\.?\s+{name}", spellings
@@ -81,8 +83,16 @@ def _scan_mentions(text: str, forms: dict, scan: _TextIndex) -> list[tuple[int, 
     ordered = sorted(forms.values(), key=lambda f: (-len(f.words), -bool(f.hon), f.words, f.hon))
     occurrences = _find_names(text, [(f.hon, f.words, f) for f in ordered],
                               lambda w: scan.lower_count(w) > 0)
-    for start, _, form in occurrences:
+    # a bare surname with particles is spelled as the text writes it alone ("De Worms" at a
+    # sentence's start, "de Worms" inside one), not as the form's words
+    respelled = {id(f) for f in ordered if not f.hon and " " in f.words[0]}
+    for form in ordered:
+        if id(form) in respelled:
+            form.surfaces = Counter()
+    for start, end, form in occurrences:
         form.count += 1
+        if id(form) in respelled:
+            form.surfaces[_SPACE.sub(" ", text[start:end])] += 1
         form.segments.add(scan.segment_of(start))
         previous = _PREVIOUS_WORD.search(text, max(0, start - 24), start)
         if previous and previous.group(1) in _LOCATIVE_WORDS:
@@ -129,5 +139,4 @@ def _alias_key(alias: str) -> tuple[str, tuple[str, ...]] | None:
         hon, words = "the", words[1:]
     elif len(words) > 1 and words[0].rstrip(".") in _HONORIFIC_SPELLINGS:
         hon, words = _canonical_hon(words[0].rstrip(".")), words[1:]
-    words = [w.lower() if i and w in _PARTICLES and w != "St." else w for i, w in enumerate(words)]
-    return hon, tuple(words)
+    return hon, tuple(particles_joined(words))

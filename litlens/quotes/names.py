@@ -107,6 +107,23 @@ _ABBREVIATIONS = frozenset(
 _PARTICLES = frozenset({"de", "De", "van", "Van", "von", "Von", "der", "Der", "du", "Du",
                         "la", "La", "le", "Le", "di", "Di", "da", "Da", "del", "Del",
                         "della", "Della", "dos", "des", "ten", "ter", "St."})
+
+
+def particles_joined(words: list[str]) -> list[str]:
+    """Name words with each surname's particles made one word with it, in lower case: "Miss
+    De Bourgh" and "Miss de Bourgh" are Miss + "de Bourgh", "De Griers" is "de Griers" (never
+    a first name "De"), "Catherine de Bourgh" is "Catherine" + "de Bourgh"."""
+    out: list[str] = []
+    particles: list[str] = []
+    for w in words:
+        if w in _PARTICLES and w != "St.":
+            particles.append(w.lower())
+        else:
+            out.append(" ".join(particles + [w]))
+            particles = []
+    return out + particles
+
+
 # words that start a PERSON span without being part of the name
 _LEADING_NON_NAME = frozenset(
     {"Dear", "Dearest", "Poor", "Little", "Old", "Young", "Good", "My", "O", "Oh", "Ah",
@@ -204,7 +221,9 @@ _NAME_RUN = (
     rf"{_NAME_WORD}(?:{_GAP}(?:[A-Z]\.{_GAP})?(?:{_PARTICLE}{_GAP})?{_NAME_WORD}){{0,2}}"
 )
 _HON_ALT = "|".join(sorted(_HONORIFIC_SPELLINGS, key=len, reverse=True))
-_HONORIFIC_NAME = re.compile(rf"\b(?P<hon>{_HON_ALT})(?P<dot>\.?){_GAP}(?P<name>{_NAME_RUN})")
+# a title's surname may open with particles: "Miss de Bourgh", "Mr. van der Luyden"
+_LEADING_PARTICLES = rf"(?:{_PARTICLE}{_GAP}){{0,2}}"
+_HONORIFIC_NAME = re.compile(rf"\b(?P<hon>{_HON_ALT})(?P<dot>\.?){_GAP}(?P<name>{_LEADING_PARTICLES}{_NAME_RUN})")
 # "Mr. and Mrs. Gardiner": two people
 _HONORIFIC_PAIR = re.compile(
     rf"\b(?P<hon1>{_HON_ALT})\.?{_GAP}and{_GAP}(?P<hon2>{_HON_ALT})\.?{_GAP}(?P<name>{_NAME_RUN})"
@@ -218,7 +237,7 @@ _SPEECH_VERBS = (
 )
 # only an abbreviation takes a period: in "said the Doctor. He went" the period ends a sentence
 _HON_ABBR_ALT = "|".join(sorted((h for h in _HONORIFIC_SPELLINGS if h in _ABBREVIATIONS), key=len, reverse=True))
-_TITLED_RUN = rf"(?:(?:(?:{_HON_ABBR_ALT})\.?|(?:{_HON_ALT})){_GAP})?{_NAME_RUN}"
+_TITLED_RUN = rf"(?:(?:(?:{_HON_ABBR_ALT})\.?|(?:{_HON_ALT})){_GAP})?{_LEADING_PARTICLES}{_NAME_RUN}"
 _TAG_AFTER = re.compile(
     rf"\b(?:{_SPEECH_VERBS}){_GAP}(?P<the>the{_GAP})?(?P<name>{_TITLED_RUN})"
 )

@@ -72,6 +72,7 @@ def entry_rows(found: Found, quotations: list | None = None) -> np.ndarray:
         count = max(profile.count[i], 1)
         forms = e.forms
         words = [w for w in profile.words[i] if w not in _PARTICLES] or [forms[0].words[-1]]
+        words = [w.split()[-1] for w in words]  # "de Bourgh" is written as "Bourgh" is
         mid = sum(scan.capitalised_mid[w] for w in words)
         total = sum(scan.words[w] for w in words)
         lower = sum(scan.lower_count(w) for w in words)

@@ -68,6 +68,13 @@ def test_alias_scanner_reads_a_surname_that_is_also_an_adjective():
     assert scanner.match("Little") == (1,)  # her surname, listed only after a title
 
 
+def test_alias_scanner_reads_a_surname_that_opens_with_a_lower_case_particle():
+    scanner = AliasScanner([Character("Professor de Worms", ["Professor de Worms", "De Worms"], "male")])
+    text = "De Worms sat down. \"No,\" said de Worms. Then the worms came."
+    found = [text[s:e] for s, e, _ in scanner.scan(text)]
+    assert found == ["De Worms", "de Worms"]
+
+
 def test_alias_scanner_reads_a_bare_surname_listed_only_after_a_title():
     chars = [
         Character("Mr. Turton", ["Mr. Turton", "The Collector"], "male"),

@@ -680,3 +680,22 @@ def test_characters_a_double_barrelled_surname_is_one_name_and_an_epithet_joins_
     assert menzies.mention_count == 4  # one after "Mr.", three bare
     pooh = owner(characters, "Pooh")
     assert pooh is not None and owner(characters, "Winnie-the-Pooh") is pooh
+
+
+# A surname that opens with a particle ("Miss De Bourgh", "Miss de Bourgh", "Mr. van Dyk")
+# is one surname after a title or alone, never a first name "De" or "van".
+PARTICLES = """Mr. van Dyk came in. "Good evening," said Mr. van Dyk, and he bowed to Miss De Ling.
+"You are late," said Miss de Ling. She smiled at George van Dyk. Van Dyk sat down.
+"I was detained," van Dyk said. Caroline de Ling laughed, and she poured the wine.
+"Detained!" cried Miss De Ling. Mr. van Dyk said nothing, and he drank his wine.
+"""
+
+
+def test_characters_a_surname_that_opens_with_a_particle_is_one_surname():
+    characters = discover_characters(PARTICLES, mentions(PARTICLES, "Mr. van Dyk", "George van Dyk", "Van Dyk",
+                                                          "Miss De Ling", "Miss de Ling", "Caroline de Ling"))
+    dyk, ling = owner(characters, "Mr. van Dyk"), owner(characters, "Miss De Ling")
+    assert dyk is not None and dyk.gender == "male" and "George van Dyk" in dyk.aliases
+    assert ling is not None and ling is not dyk and ling.gender == "female"
+    assert {"Miss de Ling", "Caroline de Ling"} <= set(ling.aliases)
+    assert dyk.mention_count == 6  # three after "Mr.", one full name, two bare ("Van Dyk", "van Dyk")
