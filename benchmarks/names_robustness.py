@@ -26,9 +26,11 @@ from __future__ import annotations
 import argparse
 import ast
 import csv
+import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -51,6 +53,11 @@ RENAMES: dict[str, dict[str, str]] = {
 }
 
 
+def renames_key() -> str:
+    """A short digest of RENAMES: the renamed copies' spaCy cache is kept per set of renames."""
+    return hashlib.sha1(json.dumps(RENAMES, sort_keys=True).encode()).hexdigest()[:10]
+
+
 def rename(text: str, names: dict[str, str]) -> str:
     for old, new in names.items():
         assert len(old) == len(new), (old, new)
@@ -65,10 +72,15 @@ def renamed_corpus(pdnc: Path, work: Path) -> Path:
     for novel in sorted(p for p in pdnc.iterdir() if p.is_dir()):
         target = corpus / novel.name
         if novel.name not in RENAMES:
+            if target.exists() and not target.is_symlink():
+                shutil.rmtree(target)  # renamed by an earlier run with other renames
             if not target.exists():
                 target.symlink_to(novel.resolve())
             continue
+        if target.is_symlink():
+            target.unlink()  # a link an earlier run left (the novel was not renamed then): never write through it
         target.mkdir(exist_ok=True)
+        assert not target.resolve().is_relative_to(pdnc.resolve()), target
         for path in novel.iterdir():
             if path.suffix == ".csv":
                 rename_csv(path, target / path.name, RENAMES[novel.name])
@@ -117,7 +129,7 @@ def main() -> None:
     novels = [a for n in RENAMES for a in ("--novel", n)]
     report: dict[str, dict] = {}
     for label, pdnc, cache in (("original", args.pdnc, Path("/tmp/litlens_chars")),
-                               ("renamed", corpus, args.work / "cache_renamed")):
+                               ("renamed", corpus, args.work / f"cache_renamed_{renames_key()}")):
         chars, e2e = args.work / f"characters_{label}.json", args.work / f"e2e_{label}.json"
         run(["benchmarks/characters_dev.py", "--cv-characters", str(args.cv_characters), "--cache-dir", str(cache),
              *novels, "--json", str(chars)], pdnc)
