@@ -130,12 +130,8 @@ def _make_form(words: list[str]) -> tuple[str, tuple[str, ...]] | None:
         return None  # "Mr. Mrs." or a title inside a name run: not a clean form
     if sum(1 for w in words if w not in _PARTICLES and not w.endswith(".")) > 3:
         return None  # "Miss Lucy Honeychurch Drive Out in Carriages": a title, not a name
-    return hon, _particles_spelled(words)
-
-
-def _particles_spelled(words: list[str]) -> tuple[str, ...]:
-    """"De Bourgh" and "de Bourgh" are one name, a surname of its own after a title or alone."""
-    return tuple(particles_joined(words))
+    # "De Bourgh" and "de Bourgh" are one name, a surname of its own after a title or alone
+    return hon, tuple(particles_joined(words))
 
 
 _NEXT_WORD = re.compile(r"\S+\s+")
@@ -203,7 +199,7 @@ def _collect_forms(text: str, persons: list[EntityMention], scan: _TextIndex) ->
             for hon in ("hon1", "hon2"):
                 canonical = _canonical_hon(m.group(hon))
                 spelled = m.group(hon) + ("." if text[m.end(hon):m.end(hon) + 1] == "." else "")
-                add((canonical, _particles_spelled(name)), f"{spelled} {' '.join(name)}", False)
+                add((canonical, tuple(particles_joined(name))), f"{spelled} {' '.join(name)}", False)
     for m in _HONORIFIC_NAME.finditer(text):
         words = _SPACE.split(m.group("name"))
         end = m.end()
