@@ -109,14 +109,18 @@ _PARTICLES = frozenset({"de", "De", "van", "Van", "von", "Von", "der", "Der", "d
                         "della", "Della", "dos", "des", "ten", "ter", "St."})
 
 
+# capitalised particles that open a name as a first name as often: "Della Street", "Di"
+_GIVEN_PARTICLES = frozenset({"Della", "Di", "Del"})
+
+
 def particles_joined(words: list[str]) -> list[str]:
     """Name words with each surname's particles made one word with it, in lower case: "Miss
     De Bourgh" and "Miss de Bourgh" are Miss + "de Bourgh", "De Griers" is "de Griers" (never
     a first name "De"), "Catherine de Bourgh" is "Catherine" + "de Bourgh"."""
     out: list[str] = []
     particles: list[str] = []
-    for w in words:
-        if w in _PARTICLES and w != "St.":
+    for i, w in enumerate(words):
+        if w in _PARTICLES and w != "St." and not (i == 0 and w in _GIVEN_PARTICLES):
             particles.append(w.lower())
         else:
             out.append(" ".join(particles + [w]))

@@ -699,3 +699,12 @@ def test_characters_a_surname_that_opens_with_a_particle_is_one_surname():
     assert ling is not None and ling is not dyk and ling.gender == "female"
     assert {"Miss de Ling", "Caroline de Ling"} <= set(ling.aliases)
     assert dyk.mention_count == 6  # three after "Mr.", one full name, two bare ("Van Dyk", "van Dyk")
+
+
+def test_particles_join_the_surname_they_open_but_a_first_name_stays_a_first_name():
+    from litlens.quotes.names import particles_joined
+    assert particles_joined(["Catherine", "De", "Bourgh"]) == ["Catherine", "de Bourgh"]
+    assert particles_joined(["van", "der", "Luyden"]) == ["van der Luyden"]
+    assert particles_joined(["De", "Griers"]) == ["de Griers"]
+    assert particles_joined(["Della", "Street"]) == ["Della", "Street"]  # a woman's first name
+    assert particles_joined(["St.", "John", "Rivers"]) == ["St.", "John", "Rivers"]
