@@ -41,17 +41,21 @@ class CharacterModelError(ValueError):
 
 @dataclass
 class Decision:
-    """One LightGBM classifier and the probability at which it acts."""
+    """One LightGBM classifier, or several bagged ones whose probabilities are averaged, and
+    the probability at which it acts."""
 
     booster: Any
     threshold: float
     floor: float = 0.0  # same person: no pair across two joined groups under floor * threshold
 
+    @property
+    def boosters(self) -> list:
+        return self.booster if isinstance(self.booster, list) else [self.booster]
+
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
         if len(rows) == 0:
             return np.zeros(0)
-        boosters = self.booster if isinstance(self.booster, list) else [self.booster]
-        return np.mean([np.asarray(b.predict(rows), dtype=float) for b in boosters], axis=0)
+        return np.mean([np.asarray(b.predict(rows), dtype=float) for b in self.boosters], axis=0)
 
 
 @dataclass
@@ -78,8 +82,7 @@ class CharacterModel:
         def part(d: Decision | None, features: tuple) -> dict | None:
             if d is None:
                 return None
-            boosters = d.booster if isinstance(d.booster, list) else [d.booster]
-            saved = [b.model_to_string() for b in boosters]
+            saved = [b.model_to_string() for b in d.boosters]
             return {"features": list(features), "threshold": d.threshold, "floor": d.floor,
                     "lightgbm": saved[0] if len(saved) == 1 else saved}
 
