@@ -36,6 +36,7 @@ from litlens.quotes.lexicon import (
     DETERMINERS,
     HONORIFICS,
     INDEFINITES,
+    NAME_PARTICLES,
     PERSONAL_PRONOUNS,
     SPEECH_NOUNS,
     SPEECH_VERBS,
@@ -71,9 +72,6 @@ _NAME_ADJECTIVES = frozenset(
 )
 
 
-_NAME_PARTICLES = frozenset("de du da di del della van von der den ten ter la le".split())
-
-
 def _subject_after(toks: list[_Tok], i: int, names: Names) -> tuple[str, int] | None:
     """Classify the noun phrase starting at ``toks[i]``: ("pronoun"|"noun"|"name", last index)."""
     if i >= len(toks):
@@ -85,7 +83,7 @@ def _subject_after(toks: list[_Tok], i: int, names: Names) -> tuple[str, int] | 
     if low in DETERMINERS:
         # "the old man", "his wife"; "the Dodger" when the book writes Dodger as a name
         return _phrase_after(toks, i, names)
-    if (low in _NAME_ADJECTIVES or low in _NAME_PARTICLES) and i + 1 < len(toks) and toks[i + 1].start - tok.end <= 1:
+    if (low in _NAME_ADJECTIVES or low in NAME_PARTICLES) and i + 1 < len(toks) and toks[i + 1].start - tok.end <= 1:
         # "inquired poor Oliver", "said little Roo", "cried old Sikes"
         rest = _subject_after(toks, i + 1, names)
         if rest and rest[0] == "name":

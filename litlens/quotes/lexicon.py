@@ -232,6 +232,11 @@ HONORIFICS: frozenset[str] = frozenset(
     president governor mistress saint st""".split()
 )
 
+# the lower-case particles of surnames ("de Bourgh", "van der Luyden", "ten Brink"); the
+# capitalised spellings that open a surname ("De Griers", "Van Buren") are derived from it
+NAME_PARTICLES: frozenset[str] = frozenset("de du da di del della van von der den des dos ten ter la le".split())
+CAPITALISED_PARTICLES: frozenset[str] = frozenset(
+    w.capitalize() for w in "de du da di del della van von der la le".split())
 PERSONAL_PRONOUNS: frozenset[str] = frozenset(
     "he she i we they you it one thou ye himself herself myself themselves".split()
 )

@@ -13,6 +13,8 @@ import re
 from collections import Counter
 from functools import lru_cache
 
+from litlens.quotes.lexicon import CAPITALISED_PARTICLES, NAME_PARTICLES
+
 
 # --------------------------------------------------------------------------- tables
 
@@ -104,9 +106,7 @@ _ABBREVIATIONS = frozenset(
     {"Mr", "Mrs", "Ms", "Dr", "St", "Jr", "Sr", "Messrs", "Mme", "Mlle", "Mdlle", "Capt",
      "Col", "Gen", "Lt", "Lieut", "Rev", "Revd", "Prof", "Sgt", "Sergt", "Mons", "No", "Co"}
 )
-_PARTICLES = frozenset({"de", "De", "van", "Van", "von", "Von", "der", "Der", "du", "Du",
-                        "la", "La", "le", "Le", "di", "Di", "da", "Da", "del", "Del",
-                        "della", "Della", "dos", "des", "ten", "ter", "St."})
+_PARTICLES = NAME_PARTICLES | CAPITALISED_PARTICLES | {"St."}
 
 
 # capitalised particles that open a name as a first name as often: "Della Street", "Di"
@@ -220,7 +220,7 @@ _NAME_WORD = (
     rf"(?:['’][{_UP}][{_LO}]+)?(?:-[{_UP}{_LO}][{_LO}]+)*)"  # "O'Brien", "M'Choakumchild", "Winnie-the-Pooh"
 )
 _GAP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
-_PARTICLE = r"(?:de|De|van|Van|von|Von|der|du|Du|la|La|le|Le|di|Di|da|Da|del|Del|della)"
+_PARTICLE = "(?:" + "|".join(sorted(NAME_PARTICLES | CAPITALISED_PARTICLES, key=lambda w: (-len(w), w))) + ")"
 _NAME_RUN = (
     rf"{_NAME_WORD}(?:{_GAP}(?:[A-Z]\.{_GAP})?(?:{_PARTICLE}{_GAP})?{_NAME_WORD}){{0,2}}"
 )

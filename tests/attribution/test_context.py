@@ -73,6 +73,10 @@ def test_alias_scanner_reads_a_surname_that_opens_with_a_lower_case_particle():
     text = "De Worms sat down. \"No,\" said de Worms. Then the worms came."
     found = [text[s:e] for s, e, _ in scanner.scan(text)]
     assert found == ["De Worms", "de Worms"]
+    # the particles are one list with the name rules' ("des" was missing here)
+    scanner = AliasScanner([Character("Des Grieux", ["Des Grieux"], "male")])
+    text = "\"Never,\" said des Grieux."
+    assert [text[s:e] for s, e, _ in scanner.scan(text)] == ["des Grieux"]
 
 
 def test_alias_scanner_reads_a_bare_surname_listed_only_after_a_title():

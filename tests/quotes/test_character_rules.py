@@ -708,3 +708,17 @@ def test_particles_join_the_surname_they_open_but_a_first_name_stays_a_first_nam
     assert particles_joined(["De", "Griers"]) == ["de Griers"]
     assert particles_joined(["Della", "Street"]) == ["Della", "Street"]  # a woman's first name
     assert particles_joined(["St.", "John", "Rivers"]) == ["St.", "John", "Rivers"]
+
+
+def test_every_reader_of_names_knows_the_same_particles():
+    # one list: the name patterns after a title, the name-word set and the cue grammar
+    # once each knew a different few ("des Grieux" and "ten Brink" were read by some only)
+    import re
+
+    from litlens.quotes.lexicon import CAPITALISED_PARTICLES, NAME_PARTICLES
+    from litlens.quotes.names import _HONORIFIC_NAME, _PARTICLES, particles_joined
+    assert NAME_PARTICLES | CAPITALISED_PARTICLES <= _PARTICLES
+    for name in ("Mr. des Grieux", "Mr. ten Brink", "Mr. van der Luyden", "Madame De Cominges", "Mr. dos Santos"):
+        m = _HONORIFIC_NAME.search(name)
+        assert m is not None and m.group("name") == name.split(" ", 1)[1], name
+        assert len(particles_joined(re.split(r"\s+", m.group("name")))) == 1, name
