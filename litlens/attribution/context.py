@@ -47,7 +47,7 @@ _PRONOUN_GENDER = {"he": "male", "him": "male", "his": "male", "himself": "male"
                    "she": "female", "her": "female", "hers": "female", "herself": "female"}
 _ADDRESS_LEADS = ("my dear", "dear", "my dearest", "dearest", "oh", "o", "ah", "my good", "my", "well", "yes", "no", "now")
 _FIRST_PERSON = {"i", "we", "me", "myself"}
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")  # letters of any alphabet: "Zoë", "Hélène"
 _MALE_TITLES = {"mr", "sir", "dr", "lord", "monsieur", "captain", "colonel", "professor", "major", "general", "rev", "inspector"}
 _TITLE_WORDS = _MALE_TITLES | {"mrs", "miss", "ms", "lady", "madame", "mme", "mlle", "mademoiselle"}
 # Ranks and offices a narrator uses as a noun for the one character who holds them
@@ -70,7 +70,7 @@ LINK_SHARE = 10  # ... and at least 1/LINK_SHARE as often as the bare name itsel
 
 # A noun cue's subject often goes on after the cue's last word: "said the gentleman in
 # the white waistcoat", "cried the voice of old Mr. Emerson".
-_NOUN_TAIL = re.compile(r"[ \t]*\n?[ \t]*(of|in|with)\s+((?:[A-Za-z][A-Za-z'’-]*\.?\s*){1,5})")
+_NOUN_TAIL = re.compile(r"[ \t]*\n?[ \t]*(of|in|with)\s+((?:[^\W\d_][\w'’-]*\.?\s*){1,5})")
 
 
 # A letter quoted in full ends with a closing and its writer's name ("Yours sincerely, /

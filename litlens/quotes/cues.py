@@ -89,9 +89,7 @@ def _subject_after(toks: list[_Tok], i: int, names: Names) -> tuple[str, int] | 
         if rest and rest[0] == "name":
             return rest
     if names.is_name_token(tok):
-        j = i
-        while j + 1 < len(toks) and toks[j + 1].start - toks[j].end <= 1 and names.is_name_token(toks[j + 1]):
-            j += 1
+        j = _name_run_end(toks, i, names)
         if tok.low in HONORIFICS and j == i:
             # A bare honorific ("said Sir") is an address word, unless a name follows.
             return "noun", i
@@ -105,6 +103,42 @@ def _subject_after(toks: list[_Tok], i: int, names: Names) -> tuple[str, int] | 
             return "noun", phrase[1] if phrase else j
         return "name", j
     return None
+
+
+def _name_run_end(toks: list[_Tok], i: int, names: Names) -> int:
+    """The last token of the name that starts at ``toks[i]``: name words, and a surname's
+    lower-case particles between them ("Mr. van der Luyden", "Catherine de Bourgh")."""
+    j = i
+    while True:
+        k = j + 1
+        while k < len(toks) and k <= j + 2 and toks[k].low in NAME_PARTICLES and toks[k].start - toks[k - 1].end <= 1:
+            k += 1
+        if k < len(toks) and toks[k].start - toks[k - 1].end <= 1 and names.is_name_token(toks[k]):
+            j = k
+        else:
+            return j
+
+
+def _name_run_start(text: str, toks: list[_Tok], k: int, names: Names) -> int:
+    """The first token of the name that ends with ``toks[k]``, walking back over name words
+    and a surname's lower-case particles ("Mr. van der Luyden said", "then de Worms said")."""
+
+    def joined(a: int) -> bool:  # only spaces between toks[a] and the next token
+        return text[toks[a].end:toks[a + 1].start].isspace() and toks[k].start - toks[a].end < 40
+
+    k0 = k
+    while True:
+        m = k0 - 1
+        while m > 0 and m >= k0 - 2 and toks[m].low in NAME_PARTICLES and joined(m):
+            m -= 1
+        if m >= 0 and names.is_name_token(toks[m]) and joined(m):
+            k0 = m
+        elif m >= 0 and m < k0 - 1 and not names.is_name_token(toks[m]):
+            return m + 1  # the particles open the name: "then de Worms said"
+        elif m == 0 and toks[0].low in NAME_PARTICLES and joined(0):
+            return 0
+        else:
+            return k0
 
 
 _SPEECH_NOUNS = frozenset(
@@ -451,9 +485,7 @@ def cue_before(text: str, start: int, end: int, names: Names) -> Cue | None:
         subj = _subject_after(toks, k, names)
         if subj and subj[0] == "name" and (k == 0 or toks[k - 1].low not in DETERMINERS):
             # Walk back to the start of a multi-word name.
-            k0 = k
-            while k0 > 0 and names.is_name_token(toks[k0 - 1]) and toks[k].start - toks[k0 - 1].end < 40 and text[toks[k0 - 1].end : toks[k0].start].isspace():
-                k0 -= 1
+            k0 = _name_run_start(text, toks, k, names)
             if k0 > 0 and _is_object(text, toks, k0, subj[1], verb, names, start):
                 continue
             best = ("name", k0, subj[1])

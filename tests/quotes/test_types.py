@@ -55,6 +55,22 @@ def test_types_explicit_cues_name_the_speaker(paragraph, expected):
 @pytest.mark.parametrize(
     "paragraph, expected",
     [
+        ('"We shall ask her," said Mr. van der Luyden.', ("explicit", "said Mr. van der Luyden")),
+        ('Mr. van der Luyden said, "We shall ask her."', ("explicit", "Mr. van der Luyden said")),
+        ('Then Catherine de Bourgh said, "No."', ("explicit", "Catherine de Bourgh said")),
+    ],
+)
+def test_types_a_surname_with_lower_case_particles_is_read_whole(paragraph, expected):
+    # the particles between a title or first name and the surname belong to the name
+    book = "Newland saw Mr. van der Luyden there, and Elizabeth saw Catherine de Bourgh.\n\n"
+    text = book + paragraph
+    (q,) = detect_quotations(text, find_paragraphs(text), None, None)
+    assert (q.type, q.referring_expression) == expected
+
+
+@pytest.mark.parametrize(
+    "paragraph, expected",
+    [
         ('"I am glad," she cried.', ("anaphoric", "she cried")),
         ('"My dear," said his lady to him.', ("anaphoric", "said his lady")),
         ('"Not I," I said.', ("anaphoric", "I said")),
