@@ -215,16 +215,26 @@ def _spouse_named(cue: Cue, mentions: Sequence[Mention], m_starts: Sequence[int]
 # "said her father", "his sister answered": a relative of the man or woman last named.
 _KIN_CUE = re.compile(r"\b(his|her) (father|mother|brother|sister|son|daughter|uncle|aunt|nephew|niece)\b", re.IGNORECASE)
 _PARENT_TITLES = {"mr", "mrs", "sir", "lady", "lord", "old", "madame", "monsieur"}
+_MARRIED_TITLES = {"mrs", "madame", "mme"}
+_BIRTH_KIN = {"father", "mother", "brother", "sister"}
+_CHILDREN = {"son", "daughter"}
 
 
-def _surnames(c: Character) -> set[str]:
-    """The last words of a character's full names ("bennet" of "Elizabeth Bennet", "Mr. Bennet")."""
-    out = set()
+def _surnames(c: Character, family: str = "") -> set[str]:
+    """The last words of a character's full names ("bennet" of "Elizabeth Bennet", "Mr. Bennet").
+    A woman named both ways: ``family`` "born" keeps her name before marriage ("Louisa
+    Gradgrind": her father bears it), "married" her married title's ("Mrs. Bounderby": her son's)."""
+    born, married = set(), set()
     for alias in [c.name, *c.aliases]:
         words = [w for w in normalise_alias(alias).split() if w not in _HONORIFIC_WORDS]
         if words and (len(words) >= 2 or normalise_alias(alias).split()[0] in _TITLE_WORDS):
-            out.add(words[-1])
-    return out
+            (married if normalise_alias(alias).split()[0] in _MARRIED_TITLES else born).add(words[-1])
+    if c.gender == "female" and born and married:
+        if family == "born":
+            return born
+        if family == "married":
+            return married
+    return born | married
 
 
 def _kin_named(cue: Cue, mentions: Sequence[Mention], m_starts: Sequence[int],
@@ -248,7 +258,7 @@ def _kin_named(cue: Cue, mentions: Sequence[Mention], m_starts: Sequence[int],
         k -= 1
     if owner is None:
         return None
-    family = _surnames(characters[owner])
+    family = _surnames(characters[owner], "born" if noun in _BIRTH_KIN else "married" if noun in _CHILDREN else "")
     found = [ci for ci, c in enumerate(characters)
              if ci != owner and c.gender != ("female" if sex == "male" else "male") and _surnames(c) & family]
     if noun in ("father", "mother"):

@@ -515,6 +515,19 @@ def test_a_kinship_cue_names_the_relative_of_the_character_last_named():
     assert quote.cue_noun_characters == (1,)  # a father has a parent's title; Kitty is a woman
 
 
+def test_a_married_womans_father_bears_her_maiden_name_and_her_son_her_married_one():
+    chars = [
+        Character("Louisa", ["Louisa", "Louisa Gradgrind", "Mrs. Bounderby"], "female"),
+        Character("Mr. Gradgrind", ["Mr. Gradgrind"], "male"),
+        Character("Mr. Bounderby", ["Mr. Bounderby"], "male"),
+        Character("Josiah Bounderby", ["Josiah Bounderby"], "male"),
+    ]
+    for cue, named in (("said her father", (1,)), ("said her son", (2, 3))):
+        text = f"Louisa came in.\n\n\u201cYou are late,\u201d {cue}.\n"
+        (quote,) = build_context(text, find_paragraphs(text), _quotes(text, ["You are late,"]), chars).quotes
+        assert quote.cue_noun_characters == named, cue
+
+
 def test_a_bare_name_entry_is_linked_to_the_fuller_characters_it_is_part_of():
     chars = [
         Character("Small", ["Small"], "unknown"),

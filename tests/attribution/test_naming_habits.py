@@ -5,7 +5,9 @@ independent check uses: ``import-pdnc`` of a PDNC folder whose speakers are with
 The text is written for this test: one short scene per habit (a translated Russian novel's
 patronymics and French titles, New York's "van der" families, a schoolroom's "Mr.
 M'Choakumchild", a dialect "Mis'", a married name given in the gold list, "M." for
-Monsieur). Every cue names its speaker by a form the gold character list holds.
+Monsieur). Every cue names its speaker by a form the gold character list holds, or as a
+relative of the character just named ("said her father": Louisa's, whose list also gives her
+married name).
 """
 
 from __future__ import annotations
@@ -85,6 +87,7 @@ SCENES = [
     ("Mr. Bounderby", "I was born in a ditch,", '"{q}" said Bounderby.'),
     ("Mrs. Sparsit", "Indeed, sir!", '"{q}" said Mrs. Sparsit.'),
     ("Louisa", "Life is very short,", '"{q}" said Louisa.'),
+    ("Mr. Gradgrind", "My dear Louisa!", '"{q}" said her father.'),
     (None, "Some years later, when she had married, the house was quiet."),
     ("Louisa", "I am tired,", '"{q}" said Mrs. Bounderby.'),
     ("Mr. Bounderby", "Tired! Of what?", '"{q}" said Mr. Bounderby.'),
