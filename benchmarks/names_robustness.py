@@ -3,8 +3,9 @@
 Unseen novels name people "May" (May Welland), "Grace" (Grace Poole), "Will", "Hope",
 "Mr. Young" or "Mr. Hall": words that the book also writes in lower case ("may", "will"),
 months, or the last word of place names ("Thornfield Hall"); "O'Brien", "Grant-Menzies" and
-"Mr. van der Luyden", whose apostrophes, hyphens and particles the name patterns must read. The 20 PDNC novels we have name few people so, so their figures say little about
-it. This benchmark renames characters of a few dev novels with such words and scores the
+"Mr. van der Luyden", whose apostrophes, hyphens and particles the name patterns must read,
+and "Zoë" or "Renée", whose accented letters they must keep. The 20 PDNC novels we have
+name few people so, so their figures say little about it. This benchmark renames characters of a few dev novels with such words and scores the
 renamed copies exactly as the originals.
 
 Each replacement has the length of the name it replaces ("Lydia" -> "April", "Darcy" ->
@@ -13,8 +14,9 @@ expressions, the speakers and the character lists are rewritten with whole-word
 replacement. The copies go to ``--work`` beside symbolic links to the other novels (so each
 novel keeps its fold), with their own spaCy cache. Then, for the original and the renamed
 copy of each novel: the character figures of ``characters_dev.py`` (found, split, gender of
-the speaking characters) and the end-to-end speaker accuracy of ``attribution_folds.py
-score`` with the fold models that never saw the novel.
+the speaking characters) and the speaker accuracy of ``attribution_folds.py score``, with
+gold quotations and characters and end to end, with the fold models that never saw the
+novel.
 
 Usage:  .venv/bin/python benchmarks/names_robustness.py --models /tmp/folds --cv-characters /tmp/cf
             [--work /tmp/litlens_names] [--json OUT]
@@ -50,6 +52,9 @@ RENAMES: dict[str, dict[str, str]] = {
     "MansfieldPark": {"Crawford": "O'Connor", "Bertram": "Ash-Lee"},
     # surnames that open with a particle ("Mr. van der Luyden", "De Griers")
     "TheMysteriousAffairAtStyles": {"Cavendish": "van Ryden", "Inglethorp": "De Lamotte"},
+    # two particles before a family's surname, and first names with accented letters
+    "ARoomWithAView": {"Honeychurch": "van der Mol", "Lucy": "Inès"},
+    "ThePictureOfDorianGray": {"Gray": "Noël", "Sibyl": "Renée"},
 }
 
 
@@ -131,24 +136,30 @@ def main() -> None:
     for label, pdnc, cache in (("original", args.pdnc, Path("/tmp/litlens_chars")),
                                ("renamed", corpus, args.work / f"cache_renamed_{renames_key()}")):
         chars, e2e = args.work / f"characters_{label}.json", args.work / f"e2e_{label}.json"
+        gold = args.work / f"gold_{label}.json"
+        run(["benchmarks/attribution_folds.py", "score", "--models", str(args.models), "--setting", "gold",
+             *novels, "--json", str(gold)], pdnc)
         run(["benchmarks/characters_dev.py", "--cv-characters", str(args.cv_characters), "--cache-dir", str(cache),
              *novels, "--json", str(chars)], pdnc)
         run(["benchmarks/attribution_folds.py", "score", "--models", str(args.models), "--setting", "e2e",
              "--cv-characters", str(args.cv_characters), "--cache-dir", str(cache), *novels, "--json", str(e2e)], pdnc)
         found = {n["novel"]: n for n in json.loads(chars.read_text())["novels"]}
         scored = json.loads(e2e.read_text())["novels"]
+        scored_gold = json.loads(gold.read_text())["novels"]
         for novel in RENAMES:
             n = found[novel]
             report.setdefault(novel, {})[label] = {
                 "speaking": n["speaking"], "found": n["found"], "split": n["split"], "missed": n["missed"],
-                "gender_ok": n["gender_ok"], "e2e": scored[novel]["accuracy"], "e2e_explicit": scored[novel]["explicit"]}
-    print(f"{'novel':22} {'renamed':34} found (orig/ren)  split   e2e % (orig/ren)  explicit %")
+                "gender_ok": n["gender_ok"], "e2e": scored[novel]["accuracy"], "e2e_explicit": scored[novel]["explicit"],
+                "gold": scored_gold[novel]["accuracy"], "gold_explicit": scored_gold[novel]["explicit"]}
+    print(f"{'novel':22} {'renamed':34} found (orig/ren)  split   e2e % (orig/ren)  explicit %   gold/gold %  explicit %")
     for novel, r in report.items():
         o, n = r["original"], r["renamed"]
         names = ", ".join(f"{a}>{b}" for a, b in RENAMES[novel].items())
         print(f"{novel:22} {names:34} {o['found']}/{o['speaking']} {n['found']}/{n['speaking']}   "
               f"{o['split']} {n['split']}   {100 * o['e2e']:.1f} {100 * n['e2e']:.1f}   "
-              f"{100 * o['e2e_explicit']:.1f} {100 * n['e2e_explicit']:.1f}   missed: {n['missed']}")
+              f"{100 * o['e2e_explicit']:.1f} {100 * n['e2e_explicit']:.1f}   {100 * o['gold']:.1f} {100 * n['gold']:.1f}   "
+              f"{100 * o['gold_explicit']:.1f} {100 * n['gold_explicit']:.1f}   missed: {n['missed']}")
     if args.json:
         args.json.write_text(json.dumps({"renames": RENAMES, "novels": report}, indent=1))
 

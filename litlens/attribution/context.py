@@ -37,7 +37,7 @@ from litlens.quotes.cues import Cue, cleft_cue, cue_after, cue_before
 from litlens.quotes.described import (
     _GENERIC_HEADS, _HONORIFIC_WORDS, _KIN_GENDER, _NOUN_GENDER, _VOICE_WORDS, description,
 )
-from litlens.quotes.lexicon import NAME_PARTICLES, Names, is_speech_verb
+from litlens.quotes.lexicon import NAME_PARTICLES, Names, elided_particle, is_speech_verb
 from litlens.quotes.narrator import FIRST_PERSON_RATE, first_person_rate
 
 CONVERSATION_GAP = 2  # paragraphs: a conversation goes on over at most one paragraph of narration
@@ -531,7 +531,8 @@ class AliasScanner:
         while i < n:
             s0, e0, w0 = toks[i]
             # a surname's particle may open it in lower case ("said de Worms")
-            if not (text[s0].isupper() or w0 in NAME_PARTICLES) or w0 not in self.first_words:
+            if not (text[s0].isupper() or w0 in NAME_PARTICLES or elided_particle(text[s0:e0])) \
+                    or w0 not in self.first_words:
                 i += 1
                 continue
             best = None

@@ -237,6 +237,11 @@ HONORIFICS: frozenset[str] = frozenset(
 NAME_PARTICLES: frozenset[str] = frozenset("de du da di del della van von der den des dos ten ter la le".split())
 CAPITALISED_PARTICLES: frozenset[str] = frozenset(
     w.capitalize() for w in "de du da di del della van von der la le".split())
+
+
+def elided_particle(word: str) -> bool:
+    """A surname opened by an elided "de" in lower case: "d'Urberville", "d’Artagnan"."""
+    return word[:2] in ("d'", "d’") and word[2:3].isupper()
 PERSONAL_PRONOUNS: frozenset[str] = frozenset(
     "he she i we they you it one thou ye himself herself myself themselves".split()
 )
@@ -366,6 +371,8 @@ class Names:
 
     def is_name_token(self, tok: _Tok) -> bool:
         word = tok.text.rstrip(".")
+        if elided_particle(word):
+            return True
         if not word[:1].isupper():
             return False
         low = tok.low

@@ -5,9 +5,9 @@ independent check uses: ``import-pdnc`` of a PDNC folder whose speakers are with
 The text is written for this test: one short scene per habit (a translated Russian novel's
 patronymics and French titles, New York's "van der" families, a schoolroom's "Mr.
 M'Choakumchild", a dialect "Mis'", a married name given in the gold list, "M." for
-Monsieur). Every cue names its speaker by a form the gold character list holds, or as a
-relative of the character just named ("said her father": Louisa's, whose list also gives her
-married name).
+Monsieur, an elided "d'" opening a surname). Every cue names its speaker by a form the gold
+character list holds, or as a relative of the character just named ("said her father":
+Louisa's, whose list also gives her married name).
 """
 
 from __future__ import annotations
@@ -52,6 +52,9 @@ CHARACTERS = {
     "Admiral Croft": ({"Admiral Croft", "the Admiral"}, "M"),
     "Sir Walter Elliot": ({"Sir Walter Elliot", "Sir Walter"}, "M"),
     "Ralph Denham": ({"Ralph Denham", "Denham", "Ralph"}, "M"),
+    "Alec d'Urberville": ({"Alec d'Urberville", "d'Urberville", "Mr. d'Urberville"}, "M"),
+    "The Duke of Omnium": ({"The Duke of Omnium", "the Duke"}, "M"),
+    "St. John Rivers": ({"St. John Rivers", "St. John", "Mr. Rivers"}, "M"),
 }
 
 # (speaker, quotation, paragraph with {q} where the quotation goes); (None, narration)
@@ -105,6 +108,11 @@ SCENES = [
     ("Admiral Croft", "Well, well,", '"{q}" said the Admiral.'),
     ("Sir Walter Elliot", "The man is unbearable,", '"{q}" said Sir Walter.'),
     ("Ralph Denham", "I wish you would listen,", '"{q}" said Denham.'),
+    (None, "CHAPTER V\n\nThe cart stopped at the gate of the great house, and a young man came out."),
+    ("Alec d'Urberville", "Well, what can I do for you?", '"{q}" said d\'Urberville.'),
+    ("The Duke of Omnium", "We dine at eight,", '"{q}" said the Duke.'),
+    ("St. John Rivers", "You must come to India,", '"{q}" said St. John.'),
+    ("Alec d'Urberville", "Never,", 'd\'Urberville said, "{q}"'),
 ]
 
 
