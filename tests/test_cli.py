@@ -120,9 +120,9 @@ def test_cli_parser_builds():
 
 
 def test_table_collapses_line_breaks_and_cuts_long_cells_to_the_width(capsys):
-    from litlens.cli import _table
+    from litlens.cli.common import table
 
-    _table([[1, "said\nhis lady", "x" * 170], [2, "she cried", "short"]], ["id", "cue", "text"], width=60)
+    table([[1, "said\nhis lady", "x" * 170], [2, "she cried", "short"]], ["id", "cue", "text"], width=60)
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 4  # header, rule, two rows: no row broken by a line break
     assert all(len(line) <= 60 for line in lines)

@@ -1,0 +1,7 @@
+"""``python -m litlens.cli``."""
+
+import sys
+
+from litlens.cli import main
+
+sys.exit(main())
