@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from litlens.model import EntityMention
 
 
-# Verbs (all inflections listed) that introduce or tag direct speech or thought.
+# Verbs (all inflections listed) that introduce or tag direct speech or thought; a verb whose
+# other forms are common nouns ("his pipe", "the joke", "with caution") by its past tense only.
 _VERB_STEMS = """
 say said says saying
 cry cried cries crying
@@ -58,6 +59,9 @@ admit admitted admits admitting
 agree agreed agrees
 urge urged urges
 announce announced announces announcing
+grunted hollered piped vouchsafed volunteered gushed boomed intoned declaimed proclaimed
+quipped jested joked chaffed bantered cautioned reminded insinuated surmised speculated
+avowed yelped sez
 falter faltered falters faltering
 venture ventured ventures
 ejaculate ejaculated ejaculates

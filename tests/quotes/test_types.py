@@ -42,6 +42,10 @@ def typed(paragraph: str, persons: list[EntityMention] | None = None) -> tuple[s
         ('"Of course it was," said the Mock Turtle.', ("explicit", "said the Mock Turtle")),
         ('"Will she go?" inquired poor Pooh.', ("explicit", "inquired poor Pooh")),
         ('"That is all," pronounced Winterbourne quietly.', ("explicit", "pronounced Winterbourne")),
+        # tag verbs the dev novels hardly use, read by their past tense ("a pipe" is no verb)
+        ('"She is going out," Lydia proclaimed.', ("explicit", "Lydia proclaimed")),
+        ('"Hallo, Rabbit," piped Pooh.', ("explicit", "piped Pooh")),
+        ('"Not likely," grunted Winterbourne.', ("explicit", "grunted Winterbourne")),
         ('Elizabeth coloured and said, "I cannot."', ("explicit", "Elizabeth coloured and said")),
         # what a possessor owns can be the speech itself
         ('"Go on," said Lydia\'s voice.', ("explicit", "said Lydia's voice")),
