@@ -61,7 +61,7 @@ urge urged urges
 announce announced announces announcing
 grunted hollered piped vouchsafed volunteered gushed boomed intoned declaimed proclaimed
 quipped jested joked chaffed bantered cautioned reminded insinuated surmised speculated
-avowed yelped sez
+avowed yelped sez quoth
 falter faltered falters faltering
 venture ventured ventures
 ejaculate ejaculated ejaculates

@@ -5,9 +5,9 @@ independent check uses: ``import-pdnc`` of a PDNC folder whose speakers are with
 The text is written for this test: one short scene per habit (a translated Russian novel's
 patronymics and French titles, New York's "van der" families, a schoolroom's "Mr.
 M'Choakumchild", a dialect "Mis'", a married name given in the gold list, "M." for
-Monsieur, an elided "d'" opening a surname). Every cue names its speaker by a form the gold
-character list holds, or as a relative of the character just named ("said her father":
-Louisa's, whose list also gives her married name).
+Monsieur, an elided "d'" opening a surname, archaic "quoth", initials). Every cue names its
+speaker by a form the gold character list holds, or as a relative of the character just
+named ("said her father": Louisa's, whose list also gives her married name).
 """
 
 from __future__ import annotations
@@ -55,6 +55,9 @@ CHARACTERS = {
     "Alec d'Urberville": ({"Alec d'Urberville", "d'Urberville", "Mr. d'Urberville"}, "M"),
     "The Duke of Omnium": ({"The Duke of Omnium", "the Duke"}, "M"),
     "St. John Rivers": ({"St. John Rivers", "St. John", "Mr. Rivers"}, "M"),
+    "Sancho": ({"Sancho", "Sancho Panza"}, "M"),
+    "J. B. Smith": ({"J. B. Smith", "Mr. Smith"}, "M"),
+    "Sairey Gamp": ({"Sairey Gamp", "Mrs. Gamp"}, "F"),
 }
 
 # (speaker, quotation, paragraph with {q} where the quotation goes); (None, narration)
@@ -113,6 +116,9 @@ SCENES = [
     ("The Duke of Omnium", "We dine at eight,", '"{q}" said the Duke.'),
     ("St. John Rivers", "You must come to India,", '"{q}" said St. John.'),
     ("Alec d'Urberville", "Never,", 'd\'Urberville said, "{q}"'),
+    ("Sancho", "Let it be so,", '"{q}" quoth Sancho.'),
+    ("J. B. Smith", "The matter is closed,", '"{q}" said J. B. Smith.'),
+    ("Sairey Gamp", "Leave the bottle,", '"{q}" says Mrs. Gamp.'),
 ]
 
 
