@@ -5,8 +5,8 @@ Unseen novels name people "May" (May Welland), "Grace" (Grace Poole), "Will", "H
 months, or the last word of place names ("Thornfield Hall"); "O'Brien", "Grant-Menzies" and
 "Mr. van der Luyden", whose apostrophes, hyphens and particles the name patterns must read,
 and "Zoë" or "Renée", whose accented letters they must keep. The 20 PDNC novels we have
-name few people so, so their figures say little about it. This benchmark renames characters of a few dev novels with such words and scores the
-renamed copies exactly as the originals.
+name few people so, so their figures say little about it. This benchmark renames characters
+of a few dev novels with such words and scores the renamed copies exactly as the originals.
 
 Each replacement has the length of the name it replaces ("Lydia" -> "April", "Darcy" ->
 "Young"), so PDNC's character offsets stay valid; the text, the quotations, the referring

@@ -246,6 +246,8 @@ CAPITALISED_PARTICLES: frozenset[str] = frozenset(
 def elided_particle(word: str) -> bool:
     """A surname opened by an elided "de" in lower case: "d'Urberville", "d’Artagnan"."""
     return word[:2] in ("d'", "d’") and word[2:3].isupper()
+
+
 PERSONAL_PRONOUNS: frozenset[str] = frozenset(
     "he she i we they you it one thou ye himself herself myself themselves".split()
 )
