@@ -21,13 +21,17 @@ quotation is never left out.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 
 import numpy as np
 
 from litlens.quotes.aliases import Found
 from litlens.quotes.described import description
-from litlens.quotes.names import _HONORIFIC_SPELLINGS, _HONORIFICS, _PARTICLES, _SPACE
+from litlens.quotes.lexicon import NAME_PARTICLES, elided_particle
+from litlens.quotes.names import _HONORIFIC_SPELLINGS, _PARTICLES, _SPACE, _UP
+
+_LOWER_PARTICLE = "(?:" + "|".join(sorted(NAME_PARTICLES, key=len, reverse=True)) + r")\b|d['’](?=[A-Z])\S+"
 from litlens.quotes.same_person import _Profile
 
 KEEP_FEATURES = (
@@ -48,6 +52,12 @@ def _form_keys(form) -> set[str]:
     if form.hon:
         keys.add(_normal(f"{form.hon} {words}"))
     return keys
+
+
+def _written_keys(form) -> set[str]:
+    """A form as the text writes it, its title included ("sir henry", not "henry")."""
+    return {_normal(s) for s in form.surfaces} | {_normal(f"{form.hon} {' '.join(form.words)}" if form.hon
+                                                           else " ".join(form.words))}
 
 
 def entry_rows(found: Found, quotations: list | None = None) -> np.ndarray:
@@ -97,13 +107,23 @@ def entry_rows(found: Found, quotations: list | None = None) -> np.ndarray:
     return np.array(rows, dtype=float).reshape(n, len(KEEP_FEATURES))
 
 
+CUED_TWICE = 2  # explicit cues naming a form that make its entry a speaker
+_CUE_NAME = re.compile(rf"(?:[{_UP}][\w'’-]*\.?|{_LOWER_PARTICLE})(?:\s+(?:[{_UP}][\w'’-]*\.?|{_LOWER_PARTICLE}))*")
+
+
 def speakers(found: Found, quotations: list | None = None) -> list[bool]:
     """Entries that speak or are spoken to: the subject of a speech verb ("said Mrs. Long"),
-    the speaker a detected quotation names, or a name addressed in a quotation ('"Yes,
-    Lucy."'). They stay whatever the classifier says (nobody who speaks is missing)."""
+    the speaker a detected quotation names, a name its explicit cues give twice ("grunted
+    Mr. Todd": the cue grammar reads verbs the speech-tag patterns do not), or a name
+    addressed in a quotation ('"Yes, Lucy."'). They stay whatever the classifier says
+    (nobody who speaks is missing)."""
     named: set[str] = {_normal(q.speaker) for q in quotations or [] if getattr(q, "speaker", None)}
+    cued = Counter(_normal(name) for q in quotations or [] for name in _cue_names(q))
+    cued_twice = {name for name, n in cued.items() if n >= CUED_TWICE}
     entities = [e for e in found.entities if e.forms]
-    out = [any(f.tags or f.vocatives or f.addressed or _form_keys(f) & named for f in e.forms)
+    # a cue names a form as written, title and all: "said Henry" is not "Sir Henry"
+    out = [any(f.tags or f.vocatives or f.addressed or _form_keys(f) & named or _written_keys(f) & cued_twice
+               for f in e.forms)
            for e in entities]
     # "said the general" speaks for the most mentioned entry titled so ("General Tilney"),
     # which the text may never name at a speech verb
@@ -111,6 +131,20 @@ def speakers(found: Found, quotations: list | None = None) -> list[bool]:
         titled = [i for i, e in enumerate(entities) if title in e.honorifics()]
         if titled:
             out[max(titled, key=lambda i: entities[i].count)] = True
+    return out
+
+
+def _cue_names(quotation) -> list[str]:
+    """The names an explicit cue of a detected quotation gives its speaker by: the runs of
+    capitalised words in it ("grunted Mr. Todd", "Mrs. van der Luyden proclaimed") - the cue
+    grammar, which reads every speech verb of the lexicon, has already found the speaker there."""
+    if getattr(quotation, "type", "") != "explicit" or not getattr(quotation, "referring_expression", None):
+        return []
+    out = []
+    for m in _CUE_NAME.finditer(quotation.referring_expression):
+        name = re.sub(r"['’]s$", "", m.group().strip())
+        if name[:1].isupper() or elided_particle(name):
+            out.append(name)
     return out
 
 
