@@ -237,7 +237,13 @@ _SPEECH_VERBS = (
     "whispered|shouted|called|remarked|repeated|rejoined|inquired|enquired|muttered|"
     "murmured|resumed|interrupted|urged|insisted|retorted|declared|sighed|laughed|growled|"
     "screamed|sobbed|groaned|explained|suggested|protested|persisted|pursued|demanded|"
-    "stammered|faltered|began|went on|broke in|put in|struck in"
+    "stammered|faltered|began|went on|broke in|put in|struck in|"
+    # past tenses of verbs that take no person as object (a name after them is their subject)
+    "snapped|sneered|snorted|grunted|chuckled|giggled|gasped|stuttered|lisped|drawled|mumbled|"
+    "hissed|barked|bellowed|roared|shrieked|wailed|moaned|yelled|hollered|piped|quavered|"
+    "ventured|volunteered|vouchsafed|commented|mused|agreed|assented|conceded|admitted|confessed|"
+    "concluded|announced|echoed|objected|pleaded|responded|queried|interposed|interjected|"
+    "proclaimed|quipped|quoth|chimed in"
 )
 # only an abbreviation takes a period: in "said the Doctor. He went" the period ends a sentence
 _HON_ABBR_ALT = "|".join(sorted((h for h in _HONORIFIC_SPELLINGS if h in _ABBREVIATIONS), key=len, reverse=True))

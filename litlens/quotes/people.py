@@ -113,7 +113,7 @@ _CUE_NAME = re.compile(rf"(?:[{_UP}][\w'’-]*\.?|{_LOWER_PARTICLE})(?:\s+(?:[{_
 
 def speakers(found: Found, quotations: list | None = None) -> list[bool]:
     """Entries that speak or are spoken to: the subject of a speech verb ("said Mrs. Long"),
-    the speaker a detected quotation names, a name its explicit cues give twice ("grunted
+    the speaker a detected quotation names, a name its explicit cues give twice ("expostulated
     Mr. Todd": the cue grammar reads verbs the speech-tag patterns do not), or a name
     addressed in a quotation ('"Yes, Lucy."'). They stay whatever the classifier says
     (nobody who speaks is missing)."""
@@ -136,7 +136,7 @@ def speakers(found: Found, quotations: list | None = None) -> list[bool]:
 
 def _cue_names(quotation) -> list[str]:
     """The names an explicit cue of a detected quotation gives its speaker by: the runs of
-    capitalised words in it ("grunted Mr. Todd", "Mrs. van der Luyden proclaimed") - the cue
+    capitalised words in it ("expostulated Mr. Todd", "Mrs. van der Luyden proclaimed") - the cue
     grammar, which reads every speech verb of the lexicon, has already found the speaker there."""
     if getattr(quotation, "type", "") != "explicit" or not getattr(quotation, "referring_expression", None):
         return []

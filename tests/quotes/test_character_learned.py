@@ -220,18 +220,28 @@ def test_a_title_that_noun_cues_name_speaks_for_the_entry_bearing_it():
 
 
 def test_a_name_explicit_cues_give_twice_speaks_whatever_the_verb():
-    # "grunted Mr. Todd": the cue grammar reads every speech verb of the lexicon, the speech
-    # tags of discovery only the common ones; a name two explicit cues give is a speaker
+    # "expostulated Mr. Todd": the cue grammar reads every speech verb of the lexicon, the
+    # speech tags of discovery only the common ones; a name two explicit cues give is a speaker
     text = ('Mr. Todd sat by the fire. Mr. Todd was old, and Mr. Hale came in late.\n\n'
-            '"Read to me," grunted Mr. Todd.\n\n"Not tonight," said Tony.\n\n'
-            '"You will read," grunted Mr. Todd.\n\n"Good night," Mr. Hale proclaimed.\n')
+            '"Read to me," expostulated Mr. Todd.\n\n"Not tonight," said Tony.\n\n'
+            '"You will read," expostulated Mr. Todd.\n\n"Good night," Mr. Hale expostulated.\n')
     found = find_entities(text, mentions(text, "Mr. Todd", "Tony", "Mr. Hale"))
     quotes = [Quotation([m.span(1)], "explicit", m.group(2).strip(" .\n"))
               for m in re.finditer(r'"([^"]*)," ([^"\n]*)', text)]
-    assert [q.referring_expression for q in quotes][:2] == ["grunted Mr. Todd", "said Tony"]
+    assert [q.referring_expression for q in quotes][:2] == ["expostulated Mr. Todd", "said Tony"]
     todd = next(e for e in found.entities if any(f.words == ("Todd",) for f in e.forms))
     hale = next(e for e in found.entities if any(f.words == ("Hale",) for f in e.forms))
     assert not any(f.tags for f in todd.forms)
     speaking = dict(zip((id(e) for e in found.entities if e.forms), speakers(found, quotes)))
     assert speaking[id(todd)]
     assert not speaking[id(hale)]  # one cue is not enough
+
+
+def test_speech_tags_read_verbs_that_take_no_person_as_object():
+    # "quoth Sancho", "snapped Mrs. Beaver": the name after such a verb is its subject, a
+    # speaker the NER may miss; "told Sancho" would be the one spoken to, and is not read
+    text = ('"Let it be so," quoth Sancho.\n\n"Nonsense," snapped Mrs. Beaver.\n\n'
+            '"So be it," quoth Sancho.\n\nHe told Sancho nothing.\n')
+    found = find_entities(text, mentions(text))
+    tags = {" ".join(f.words): f.tags for e in found.entities for f in e.forms}
+    assert tags.get("Sancho") == 2 and tags.get("Beaver") == 1
