@@ -46,18 +46,15 @@ def _normal(alias: str) -> str:
     return _SPACE.sub(" ", alias.replace(".", " ")).strip().lower()
 
 
-def _form_keys(form) -> set[str]:
-    words = " ".join(form.words)
-    keys = {_normal(s) for s in form.surfaces} | {_normal(words)}
-    if form.hon:
-        keys.add(_normal(f"{form.hon} {words}"))
-    return keys
-
-
 def _written_keys(form) -> set[str]:
     """A form as the text writes it, its title included ("sir henry", not "henry")."""
-    return {_normal(s) for s in form.surfaces} | {_normal(f"{form.hon} {' '.join(form.words)}" if form.hon
-                                                           else " ".join(form.words))}
+    words = " ".join(form.words)
+    return {_normal(s) for s in form.surfaces} | {_normal(f"{form.hon} {words}" if form.hon else words)}
+
+
+def _form_keys(form) -> set[str]:
+    """The written keys and the bare name words ("henry" of "Sir Henry")."""
+    return _written_keys(form) | {_normal(" ".join(form.words))}
 
 
 def entry_rows(found: Found, quotations: list | None = None) -> np.ndarray:
