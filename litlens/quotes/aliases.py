@@ -430,20 +430,28 @@ def _distinguished(form: _Form, entity: _Entity, title_counts: dict, entities: l
                      and e.given_names() - own for e in entities)
         if sister:
             return True
+    # the full name's first appearance, with or without a title: "Alfred Inglethorp" is
+    # introduced before "Mr. Inglethorp" and "Mr. Alfred Inglethorp" comes later. Not for
+    # "Miss" + surname, which names the eldest unmarried sister: Lucy Steele, introduced
+    # first, is "Miss Lucy Steele", and "Miss Steele" is Anne
+    introduced = [y.segments for y in entity.forms if len(y.words) > 1 and y.surname == form.words[0] and y.segments]
+    first = min((min(seg) for seg in introduced), default=None) \
+        if _HONORIFICS[form.hon][1] != "f-unmarried" else None
     return any(x.hon == form.hon and x.count >= 3 and len(x.words) > 1
-               and x.surname == form.words[0] and _two_people(form, x) for x in entity.forms)
+               and x.surname == form.words[0] and _two_people(form, x, first) for x in entity.forms)
 
 
-def _two_people(short: _Form, full: _Form) -> bool:
+def _two_people(short: _Form, full: _Form, first: int | None = None) -> bool:
     """Does the text show that "Mr. Knightley" and "Mr. John Knightley" are two men? Yes
     when it names both in one clause, or when the short form named someone (three clauses
-    or more) before the full name first appears: a writer who introduces "Mr. Athelney
-    Jones" and goes on with "Mr. Jones" never uses the short form first."""
+    or more) before the full name (``first``: its first clause in any form) first appears:
+    a writer who introduces "Mr. Athelney Jones" and goes on with "Mr. Jones" never uses
+    the short form first."""
     if not full.segments or not short.segments:
         return False
     if short.segments & full.segments:
         return True
-    first = min(full.segments)
+    first = min(full.segments) if first is None else first
     return sum(1 for s in short.segments if s < first) >= _EARLIER_USES
 
 

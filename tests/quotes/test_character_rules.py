@@ -262,6 +262,30 @@ def test_characters_a_short_form_used_before_the_full_name_is_someone_else():
     assert owner(characters, "Mr. Knightley") is not john
 
 
+# A husband introduced by his name alone ("Alfred Inglethorp"), then "Mr. Inglethorp" for
+# chapters, and only late "Mr. Alfred Inglethorp": one man, his wife aside.
+INTRODUCED = """Alfred Inglethorp had married her the year before. He was a tall man with a beard.
+Alfred Inglethorp bowed to us. He said nothing.
+Mrs. Inglethorp came in from the garden. She was tired.
+Mr. Inglethorp took her arm, and he led her to a chair.
+"You are late," said Mr. Inglethorp. He frowned.
+Later Mr. Inglethorp went out. He walked to the village.
+"I will not stay," said Mr. Inglethorp. He was angry.
+At the inquest Mr. Alfred Inglethorp was called. He stood up.
+Mr. Alfred Inglethorp answered every question, and he sat down.
+"I was in the village," said Mr. Alfred Inglethorp. He looked at the jury.
+"""
+
+
+def test_characters_a_title_and_surname_after_the_untitled_full_name_is_that_person():
+    characters = discover_characters(INTRODUCED, mentions(INTRODUCED, "Alfred Inglethorp", "Inglethorp"))
+    alfred = owner(characters, "Alfred Inglethorp")
+    assert alfred is not None
+    assert owner(characters, "Mr. Inglethorp") is alfred
+    assert owner(characters, "Mr. Alfred Inglethorp") is alfred
+    assert owner(characters, "Mrs. Inglethorp") is not alfred
+
+
 def test_characters_brothers_named_in_one_clause_stay_two():
     characters = discover_characters(BROTHERS, mentions(BROTHERS, "John Knightley", "Knightley", "Emma", "John"))
     john = owner(characters, "Mr. John Knightley")
