@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from litlens.quotes.lexicon import CAPITALISED_PARTICLES, NAME_PARTICLES
+from litlens.quotes.lexicon import CAPITALISED_PARTICLES, NAME_PARTICLES, elided_particle
 
 
 # --------------------------------------------------------------------------- tables
@@ -216,7 +216,8 @@ _TITLED_GROUPS = frozenset({"m-title", "f-title"})
 
 _UP, _LO = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"  # Latin-1 letters too: "Alcée", "Léonce"
 _NAME_WORD = (
-    rf"(?:(?:[{_UP}](?:[{_LO}]+|[{_LO}]*[{_UP}][{_LO}]+)|[{_UP}](?=['’][{_UP}]))"  # "Darcy", "McBryde"; "O" of "O'Brien"
+    rf"(?:(?:d['’](?=[{_UP}][{_LO}]))?"  # an elided "de": "d'Urberville", "d’Artagnan"
+    rf"(?:[{_UP}](?:[{_LO}]+|[{_LO}]*[{_UP}][{_LO}]+)|[{_UP}](?=['’][{_UP}]))"  # "Darcy", "McBryde"; "O" of "O'Brien"
     rf"(?:['’][{_UP}][{_LO}]+)?(?:-[{_UP}{_LO}][{_LO}]+)*)"  # "O'Brien", "M'Choakumchild", "Winnie-the-Pooh"
 )
 _GAP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
@@ -338,7 +339,7 @@ class _TextIndex:
         for m in _WORD.finditer(text):
             word = m.group()
             self.words[word] += 1
-            if word[0].isupper() and not self.sentence_initial(m.start()):
+            if (word[0].isupper() or elided_particle(word)) and not self.sentence_initial(m.start()):
                 self.capitalised_mid[word] += 1
                 if previous in _LOCATIVE_WORDS:
                     self.locative[word] += 1

@@ -746,3 +746,20 @@ def test_every_reader_of_names_knows_the_same_particles():
         m = _HONORIFIC_NAME.search(name)
         assert m is not None and m.group("name") == name.split(" ", 1)[1], name
         assert len(particles_joined(re.split(r"\s+", m.group("name")))) == 1, name
+
+
+# A surname opened by an elided "de" ("d'Urberville") that spaCy does not tag: the speech
+# tags and the title still name him.
+ELIDED = """Tess walked down the lane to the house. The day was warm.
+"Well, my Beauty, what can I do for you?" said d'Urberville, coming forward.
+"I came to see your mother, sir," said Tess.
+"She is an invalid," d'Urberville said. He smiled at her.
+"Then I will go," said Tess. Mr. d'Urberville walked with her to the gate.
+"""
+
+
+def test_characters_a_surname_opened_by_an_elided_particle_is_a_name():
+    characters = discover_characters(ELIDED, mentions(ELIDED, "Tess"))
+    alec = owner(characters, "Mr. d'Urberville")
+    assert alec is not None and "d'Urberville" in alec.aliases
+    assert alec.gender == "male" and alec is not owner(characters, "Tess")
