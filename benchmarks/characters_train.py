@@ -85,19 +85,22 @@ def characters_for(book: dict, found) -> list:
 
 
 def pooled(results: list[dict]) -> dict:
-    keys = ("speaking", "found", "split", "gender_n", "gender_ok", "entries", "entries_no_character")
+    keys = ("speaking", "found", "split", "joined", "gender_n", "gender_ok", "entries", "entries_no_character")
     total = {k: sum(r[k] for r in results) for k in keys}
     total["found%"] = round(100 * total["found"] / total["speaking"], 1)
     total["split%"] = round(100 * total["split"] / total["speaking"], 1)
+    total["joined%"] = round(100 * total["joined"] / total["speaking"], 1)
     total["gender%"] = round(100 * total["gender_ok"] / max(total["gender_n"], 1), 1)
     total["no_character%"] = round(100 * total["entries_no_character"] / max(total["entries"], 1), 1)
     return total
 
 
 def merit(p: dict) -> float:
-    """What a threshold is chosen by: speaking characters found, minus those split, minus a
-    tenth of the share of entries that stand for no character (all pooled, in %)."""
-    return p["found%"] - p["split%"] - 0.1 * p["no_character%"]
+    """What a threshold is chosen by: speaking characters found, minus those split, minus
+    the entries that join two characters (per speaking character: a wrong join costs the
+    scholar as much as a split), minus a tenth of the share of entries that stand for no
+    character (all pooled, in %)."""
+    return p["found%"] - p["split%"] - p["joined%"] - 0.1 * p["no_character%"]
 
 
 def cross_validate(books: list[dict], rows_key: str, labels_key: str, weights_key: str | None) -> dict[int, np.ndarray]:
