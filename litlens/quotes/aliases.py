@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from litlens.quotes.forms import _Form, _canonical_hon
-from litlens.quotes.gender import _form_gender, _hon_gender, _vote, first_name_gender
+from litlens.quotes.gender import _form_gender, _hon_gender, _vote, first_name_gender, name_gender
 from litlens.quotes.names import (
     _COOCCURRENCE, _DIMINUTIVES, _HONORIFICS, _HONORIFIC_SPELLINGS, _INCOMPATIBLE_GROUPS,
     _TITLED_GROUPS,
@@ -182,6 +182,7 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
         male = [f for f in name_forms if f.hon and _HONORIFICS[f.hon][0] == "m"]
         female = [f for f in name_forms if f.hon and _HONORIFICS[f.hon][0] == "f"]
         rest = [f for f in name_forms if f not in male and f not in female]
+        wife = [f for f in female if _HONORIFICS[f.hon][1] == "f-married"]
         if male and female:
             # "Mr. John Knightley" and "Mrs. John Knightley", his wife: plain "John
             # Knightley" is the man whose first name it is, unless its pronouns say "she"
@@ -189,6 +190,12 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
             entities += [he, she]
             for f in rest:
                 (she if _form_gender(f) == "f" else he).forms.append(f)
+        elif wife and rest and (name_gender(rest[0].words[0]) == "m"
+                                or all(_form_gender(f) == "m" or f.male > f.female for f in rest)):
+            # "Mrs. Newland Archer" is the wife of the man the text calls "Newland Archer"
+            # and "he" (by the first name when the lexicon knows it, else by any majority of
+            # the pronouns after the plain name); "Mrs. Rachel Lynde" is Rachel Lynde
+            entities += [_Entity(rest), _Entity([f for f in name_forms if f not in rest])]
         else:
             entities.append(_Entity(name_forms))
 
@@ -299,8 +306,11 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                         g = named
                     if contested and not g:
                         fits = False
-                    elif (g or named) and any(_HONORIFICS[f.hon][0] not in ("", g or named) for f in c):
-                        fits = False  # "Mrs. Miller" is not Randolph Miller, "Mr. Wells" not Elizabeth Wells
+                    elif any(_HONORIFICS[f.hon][0] not in ("", sex) for sex in {g, named} - {""} for f in c):
+                        # "Mrs. Miller" is not Randolph Miller, "Mr. Wells" not Elizabeth Wells;
+                        # nor "Mr. Welland" May Welland, though the "he" of the man she is
+                        # always beside follows her name
+                        fits = False
                     elif (g != "f" or named == "m") and any(
                             _HONORIFICS[f.hon][1] in ("f-married", "f-title") for f in c):
                         # a wife bears her husband's surname: "Madame Lebrun" joins a

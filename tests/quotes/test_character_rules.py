@@ -763,3 +763,48 @@ def test_characters_a_surname_opened_by_an_elided_particle_is_a_name():
     alec = owner(characters, "Mr. d'Urberville")
     assert alec is not None and "d'Urberville" in alec.aliases
     assert alec.gender == "male" and alec is not owner(characters, "Tess")
+
+
+# The hero is "Newland Archer" and "he"; his wife, after the wedding, "Mrs. Newland Archer";
+# his mother "Mrs. Archer". The wife's title does not make him a woman.
+HIS_WIFE = """Newland Archer sat in the club box. He was a young man of good family.
+Newland Archer looked at the stage, and he smiled.
+"You are late," said Mrs. Archer. Newland Archer kissed his mother, and he sat down.
+After the wedding Mrs. Newland Archer was much admired. She was radiant.
+"Shall we dine out?" asked Mrs. Newland Archer. Newland Archer said that he was tired.
+Mrs. Newland Archer sat down at the piano, and she played.
+"""
+
+# "May Welland" beside her father "Mr. Welland": a woman's first name and a man's title are
+# two people, though the "he" of the man she is always beside follows her name.
+HER_FATHER = """May Welland stood by the window, and he watched her from the door.
+"Good evening," said May. He bowed to her.
+Mr. Welland came in. He was a nervous man, and he complained of the draught.
+"Shut the window," said Mr. Welland. May shut it, and he thanked her.
+May smiled at him, and he smiled back. Mr. Welland sat down by the fire.
+""" + """May played the piano. He listened, and he turned the pages for her.
+May sang a song. He thought her voice was very sweet.
+""" * 4
+
+
+def test_characters_a_wife_named_by_her_husbands_full_name_is_not_him():
+    characters = discover_characters(HIS_WIFE, mentions(HIS_WIFE, "Newland Archer", "Archer"))
+    newland = owner(characters, "Newland Archer")
+    assert newland is not None and newland.gender == "male"
+    assert owner(characters, "Mrs. Newland Archer") is not newland
+    assert owner(characters, "Mrs. Archer") is not newland
+    # her own first name after the title is hers: "Mrs. Rachel Lynde" is Rachel Lynde
+    text = HIS_WIFE.replace("Newland", "Rachel").replace("He was a young man", "She was a young woman") \
+        .replace("and he smiled", "and she smiled").replace("kissed his mother, and he", "kissed her mother, and she") \
+        .replace("said that he was", "said that she was")
+    characters = discover_characters(text, mentions(text, "Rachel Archer", "Archer"))
+    rachel = owner(characters, "Rachel Archer")
+    assert rachel is not None and owner(characters, "Mrs. Rachel Archer") is rachel
+
+
+def test_characters_a_title_of_the_other_sex_than_the_first_name_is_another_person():
+    characters = discover_characters(HER_FATHER, mentions(HER_FATHER, "May Welland", "May", "Welland"))
+    may = owner(characters, "May Welland")
+    assert may is not None and owner(characters, "May") is may
+    assert owner(characters, "Mr. Welland") is not None
+    assert owner(characters, "Mr. Welland") is not may
