@@ -53,6 +53,11 @@ def _vote_pronouns(text: str, occurrences: list, scan: _TextIndex,
         if sentence + 2 < len(starts):
             limit = min(limit, starts[sentence + 2])
         j = bisect.bisect_left(positions, end)
+        # "Jacky waited for him": an object "him" in the mention's own sentence is someone
+        # else (he would be "himself"); the vote goes to the next pronoun
+        while j < len(positions) and positions[j] < limit and scan.sentence_of(positions[j]) == sentence \
+                and text.startswith("him", positions[j]) and not text.startswith("himself", positions[j]):
+            j += 1
         if j < len(positions) and positions[j] < limit:
             form.any_votes[pronouns[j][1]] += 1  # the vote before speech is left out (a fallback)
         if spans and quotation(start) < 0:

@@ -312,6 +312,20 @@ def test_characters_pronouns_inside_speech_do_not_vote_for_a_name_in_narration()
     assert owner(characters, "Frances").gender == "female"
 
 
+# "Jacky waited for him": the object "him" of her own sentence is her husband, not her.
+WAITS_FOR_HIM = """Jacky waited for him at the flat. She was tired of waiting.
+Jacky watched him come in. She did not get up.
+Jacky kissed him at the door. She smiled.
+Jacky made him some tea. She sat down by the fire.
+Jacky told him the news. She laughed at it.
+"""
+
+
+def test_characters_an_object_pronoun_in_the_mentions_own_sentence_does_not_vote_for_it():
+    characters = discover_characters(WAITS_FOR_HIM, mentions(WAITS_FOR_HIM, "Jacky"))
+    assert owner(characters, "Jacky").gender == "female"
+
+
 # A character known by her title: "the Duchess" is a woman whatever pronouns follow.
 DUCHESS = """"I am so glad you came," said the Duchess. Lord Henry bowed, and he smiled at him.
 "You must sit by me," said the Duchess to Dorian. He sat down.
