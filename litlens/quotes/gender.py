@@ -70,8 +70,17 @@ def _vote_pronouns(text: str, occurrences: list, scan: _TextIndex,
                 form.female += 1
 
 
+# what a family calls its elders, used as a name ("said Granny", "Grandpapa came in"); "Papa"
+# and "Mamma" are never names to discovery (forms._NON_NAMES)
+_KIN_NAMES = {**dict.fromkeys(("Granny", "Grannie", "Grandmother", "Grandmama", "Grandmamma", "Mammy", "Mummy"), "f"),
+              **dict.fromkeys(("Grandpapa", "Grandfather", "Grandad", "Granddad", "Daddy"), "m")}
+
+
 def _hon_gender(form: _Form) -> str:
-    """The gender of a form's honorific: "Mrs. Hall", and "the Duchess" (a title as description)."""
+    """The gender of a form's honorific: "Mrs. Hall", and "the Duchess" (a title as
+    description); a family's name for an elder ("Granny", "Grandpapa") is one too."""
+    if not form.hon and len(form.words) == 1 and form.words[0] in _KIN_NAMES:
+        return _KIN_NAMES[form.words[0]]
     if form.hon == "the":
         title = _HONORIFIC_SPELLINGS.get(form.words[0]) if len(form.words) == 1 else None
         return _HONORIFICS[title][0] if title and title != "the" else ""

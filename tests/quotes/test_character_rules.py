@@ -326,6 +326,20 @@ def test_characters_an_object_pronoun_in_the_mentions_own_sentence_does_not_vote
     assert owner(characters, "Jacky").gender == "female"
 
 
+# A family's name for an elder is a name with a sex: "Granny", "Grandpapa".
+ELDERS = """"Take me to the tables," said Granny. Potapitch lifted the chair.
+"You will lose everything," said Grandpapa. Nobody answered.
+"Nonsense," cried Granny. The chair went on.
+"Then I wash my hands of it," said Grandpapa.
+"""
+
+
+def test_characters_a_familys_name_for_an_elder_gives_the_sex():
+    characters = discover_characters(ELDERS, mentions(ELDERS, "Granny", "Grandpapa", "Potapitch"))
+    assert owner(characters, "Granny").gender == "female"
+    assert owner(characters, "Grandpapa").gender == "male"
+
+
 # A character known by her title: "the Duchess" is a woman whatever pronouns follow.
 DUCHESS = """"I am so glad you came," said the Duchess. Lord Henry bowed, and he smiled at him.
 "You must sit by me," said the Duchess to Dorian. He sat down.
