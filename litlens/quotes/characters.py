@@ -142,6 +142,7 @@ from litlens.quotes.former import join_former_names
 from litlens.quotes.gender import _vote_pronouns, final_gender
 from litlens.quotes.mentions import _alias_key, _scan_mentions, count_mentions
 from litlens.quotes.names import (
+    DIALECT_TITLES,
     _ABBREVIATIONS,
     _DIMINUTIVES,
     _HONORIFICS,
@@ -347,7 +348,8 @@ def find_entities(text: str, persons: list[EntityMention], quotations: list[Quot
 
 def _display(form: _Form) -> str:
     if form.surfaces:
-        surface, _ = max(form.surfaces.items(), key=lambda kv: (kv[1], kv[0]))
+        # the most used spelling, a dialect title last ("Mr. Oakley", not "Mistah Oakley")
+        surface, _ = max(form.surfaces.items(), key=lambda kv: (kv[0].split()[0] not in DIALECT_TITLES, kv[1], kv[0]))
         return surface
     hon = form.hon + "." if form.hon in _ABBREVIATIONS else form.hon
     return " ".join(([hon] if hon else []) + list(form.words))

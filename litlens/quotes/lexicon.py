@@ -232,7 +232,7 @@ HONORIFICS: frozenset[str] = frozenset(
     sir lady lord dame dr doctor captain capt colonel col major general gen lieutenant
     sergeant admiral professor prof rev reverend father mother sister brother aunt uncle
     cousin king queen prince princess duke duchess count countess baron baroness
-    inspector superintendent judge mister herr frau fraulein don donna senor senora
+    inspector superintendent judge mister mistah mistuh massa marse herr frau fraulein don donna senor senora
     president governor mistress saint st""".split()
 )
 

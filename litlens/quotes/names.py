@@ -93,6 +93,10 @@ _HONORIFIC_SPELLINGS: dict[str, str] = {h: h for h in _HONORIFICS} | {
     "Prof": "Professor",
     "Mons": "Monsieur",
 }
+# dialect spellings of titles in dialogue ("Yes, suh, Mistah Oakley"): the title, never the
+# name an entry is shown by
+DIALECT_TITLES = {"Mistah": "Mr", "Mistuh": "Mr", "Massa": "Master", "Marse": "Master"}
+_HONORIFIC_SPELLINGS |= DIALECT_TITLES
 # group pairs that never name the same person
 _INCOMPATIBLE_GROUPS = {
     frozenset({"m-plain", "m-title"}),

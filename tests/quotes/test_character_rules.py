@@ -836,3 +836,21 @@ def test_characters_a_title_of_the_other_sex_than_the_first_name_is_another_pers
     assert may is not None and owner(characters, "May") is may
     assert owner(characters, "Mr. Welland") is not None
     assert owner(characters, "Mr. Welland") is not may
+
+
+# Dialect spellings of a title in dialogue ("Mistah Oakley") are the title: the man, not a
+# name "Mistah Oakley" that joins his wife.
+DIALECT_TITLE = """"Is everything ready?" asked Mr. Oakley. He looked at the table.
+"Yes, suh, Mistah Oakley," said Berry. He bowed low.
+Mrs. Oakley came down the stairs. She was a gentle woman.
+"Mistah Oakley, de carriage is hyeah," said Berry. Mrs. Oakley smiled at him.
+""" * 3
+
+
+def test_characters_a_dialect_spelling_of_a_title_is_the_title():
+    characters = discover_characters(DIALECT_TITLE, mentions(DIALECT_TITLE, "Oakley", "Berry"))
+    oakley = owner(characters, "Mr. Oakley")
+    assert oakley is not None and oakley.gender == "male"
+    assert owner(characters, "Mistah Oakley") in (oakley, None)
+    assert owner(characters, "Mrs. Oakley") is not oakley
+    assert not any(c.name.startswith("Mistah") for c in characters)
