@@ -279,8 +279,12 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
         votes = [first_votes.get(g, (0, 0)) for g in e.given_names()]
         return _vote(sum(v[0] for v in votes), sum(v[1] for v in votes), True)
 
-    # a description ("the Doctor") is placed once every titled name ("Doctor Mandelet") is
-    clusters.sort(key=lambda c: c[0].hon == "the")
+    # a description ("the Doctor") is placed once every titled name ("Doctor Mandelet") is;
+    # "Mrs. Hilbery" after "Miss Hilbery": Katharine Hilbery, who is "Miss Hilbery", is not
+    # her mother
+    unmarried = {c[0].words[0] for c in clusters if _HONORIFICS[c[0].hon][1] == "f-unmarried"}
+    clusters.sort(key=lambda c: (c[0].hon == "the",
+                                 _HONORIFICS[c[0].hon][1] == "f-married" and c[0].words[0] in unmarried))
     for c in clusters:
         lead = c[0]
         word = lead.words[0]

@@ -854,3 +854,28 @@ def test_characters_a_dialect_spelling_of_a_title_is_the_title():
     assert owner(characters, "Mistah Oakley") in (oakley, None)
     assert owner(characters, "Mrs. Oakley") is not oakley
     assert not any(c.name.startswith("Mistah") for c in characters)
+
+
+# A daughter named in full once, "Katharine Hilbery", then "Katharine", "Miss Hilbery" to
+# visitors; her parents "Mr. Hilbery" and "Mrs. Hilbery". A woman's full name beside a Mr.
+# and a Mrs. of her surname may be the Mrs. ("Edna Pontellier" is "Mrs. Pontellier"), but
+# not when the text calls her "Miss": the unmarried title is placed first, so the married
+# one is her mother's.
+MOTHER_AND_DAUGHTER = """Katharine Hilbery was pouring out tea. Her mother talked to the visitor.
+""" + """"Katharine, show Mr. Denham the relics," said Mrs. Hilbery. She turned to her daughter.
+"Very well," said Katharine. She rose without enthusiasm.
+"You have a great many famous relations, Miss Hilbery," said Ralph. He was nervous.
+"Have I?" said Miss Hilbery. She looked at him coldly.
+Mrs. Hilbery laughed. She did not notice. Mrs. Hilbery went on talking.
+Mr. Hilbery came in from his study. He stroked his beard.
+"Well, Katharine," said Mr. Hilbery. He kissed his daughter.
+""" * 3
+
+
+def test_characters_the_married_title_is_not_the_daughter_the_unmarried_one_names():
+    characters = discover_characters(MOTHER_AND_DAUGHTER,
+                                     mentions(MOTHER_AND_DAUGHTER, "Katharine Hilbery", "Katharine", "Hilbery", "Ralph"))
+    katharine = owner(characters, "Katharine Hilbery")
+    assert katharine is not None and owner(characters, "Miss Hilbery") is katharine
+    assert owner(characters, "Mrs. Hilbery") is not None
+    assert owner(characters, "Mrs. Hilbery") is not katharine
