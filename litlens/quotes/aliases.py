@@ -142,6 +142,9 @@ def _hon_compatible(a: str, b: str) -> bool:
         return False
     if groupa == groupb == "m-rank":
         return False  # Captain Tilney is not General Tilney
+    if {groupa, groupb} & {"f-married", "f-unmarried", "f-title"} and "m-plain" in {groupa, groupb}:
+        return False  # "Dr. Spencer" is not "Mrs. Spencer": a title without a sex of its own that men bear
+
     return frozenset({groupa, groupb}) not in _INCOMPATIBLE_GROUPS
 
 

@@ -879,3 +879,20 @@ def test_characters_the_married_title_is_not_the_daughter_the_unmarried_one_name
     assert katharine is not None and owner(characters, "Miss Hilbery") is katharine
     assert owner(characters, "Mrs. Hilbery") is not None
     assert owner(characters, "Mrs. Hilbery") is not katharine
+
+
+# The doctor of a village and a married woman of the same surname, whose pronouns the text
+# seldom gives: "Dr." has no sex of its own, but men bear it beside "Mr."; it is not "Mrs.".
+DOCTOR_AND_WIFE = """Mrs. Spencer came to tea. "The orphan is coming," said Mrs. Spencer, and she smiled.
+Doctor Spencer was sent for. "It is nothing," said Dr. Spencer.
+"I am glad," said Mrs. Spencer. Mrs. Spencer poured the tea, and she sat down.
+"""
+
+
+def test_characters_a_title_men_bear_without_a_sex_of_its_own_is_not_a_married_woman():
+    characters = discover_characters(DOCTOR_AND_WIFE, mentions(DOCTOR_AND_WIFE, "Mrs. Spencer", "Dr. Spencer",
+                                                               "Doctor Spencer"))
+    wife, doctor = owner(characters, "Mrs. Spencer"), owner(characters, "Dr. Spencer")
+    assert wife is not None and doctor is not None
+    assert wife is not doctor
+    assert wife.gender == "female"
