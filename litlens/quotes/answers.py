@@ -106,20 +106,53 @@ def speech_turns(found: Found, quotations: list) -> Turns:
                 if opening or closing:
                     addressed.add(who)
                 k += 1
-            # the tag: a name right after a part of the speech ('," said Lord Henry', '," Lord
-            # Henry said') or right before it ('Lord Henry said, "')
-            k = bisect.bisect_left(starts, span_end)
-            if k < len(mentions) and mentions[k][0] < min(span_end + _TAG_GAP, end_of_paragraph) and (
-                    _tag_words(text[span_end:mentions[k][0]])
-                    or not _WORD.search(text, span_end, mentions[k][0]) and _verb_after(text, mentions[k][1])):
-                tags.add(mentions[k][2])
-                tagged[mentions[k][2]] += 1
-            k = bisect.bisect_left(starts, span_start) - 1
-            if k >= 0 and mentions[k][1] > max(span_start - _TAG_GAP, paragraphs[p]) \
-                    and _tag_words(text[mentions[k][1]:span_start]):
-                tags.add(mentions[k][2])
-                tagged[mentions[k][2]] += 1
+            for *_, who in _tags_of(text, mentions, starts, (span_start, span_end), paragraphs[p], end_of_paragraph):
+                tags.add(who)
+                tagged[who] += 1
     return Turns(entities, paragraphs, turns, tagged)
+
+
+def note_speech_naming(text: str, occurrences: list, quotations: list) -> None:
+    """Each form that tags a quotation ('," said Mrs. Welland') counts the name forms its
+    speech uses (``_Form.speaks_of``): a person seldom names herself, so a title that
+    often speaks of a name is someone else ("May is very happy," said Mrs. Welland)."""
+    paragraphs = _paragraph_starts(text)
+    starts = [s for s, _, _ in occurrences]
+    for q in sorted(quotations, key=lambda q: q.start):
+        p = bisect.bisect_right(paragraphs, q.start) - 1
+        end_of_paragraph = paragraphs[p + 1] if p + 1 < len(paragraphs) else len(text)
+        tags, named = set(), []
+        for span_start, span_end in q.spans:
+            k = bisect.bisect_left(starts, span_start)
+            while k < len(occurrences) and occurrences[k][0] < span_end:
+                named.append(occurrences[k][2])
+                k += 1
+            for *_, tag in _tags_of(text, occurrences, starts, (span_start, span_end), paragraphs[p], end_of_paragraph):
+                tags.add(id(tag))
+                teller = tag
+        if len(tags) == 1:
+            for form in named:
+                if form is not teller:
+                    teller.speaks_of[(form.hon, form.words)] += 1
+
+
+def _tags_of(text: str, mentions: list, starts: list[int], span: tuple[int, int], paragraph_start: int,
+             paragraph_end: int) -> list:
+    """The mentions (items of ``mentions``, sorted, ``starts`` their starts) that tag a part
+    of a speech: a name right after it ('," said Lord Henry', '," Lord Henry said') and one
+    right before it ('Lord Henry said, "')."""
+    span_start, span_end = span
+    out = []
+    k = bisect.bisect_left(starts, span_end)
+    if k < len(mentions) and mentions[k][0] < min(span_end + _TAG_GAP, paragraph_end) and (
+            _tag_words(text[span_end:mentions[k][0]])
+            or not _WORD.search(text, span_end, mentions[k][0]) and _verb_after(text, mentions[k][1])):
+        out.append(mentions[k])
+    k = bisect.bisect_left(starts, span_start) - 1
+    if k >= 0 and mentions[k][1] > max(span_start - _TAG_GAP, paragraph_start) \
+            and _tag_words(text[mentions[k][1]:span_start]):
+        out.append(mentions[k])
+    return out
 
 
 def join_answered_names(found: Found, quotations: list | None) -> Found:

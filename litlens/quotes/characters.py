@@ -135,7 +135,7 @@ from litlens.model import Cancelled, Character, EntityMention, Progress, Quotati
 from litlens.quotes.aliases import Found, _Entity, _group
 from litlens.quotes.same_person import pair_rows
 from litlens.quotes.forms import _Form, _collect_forms, _filter_forms, _speaks
-from litlens.quotes.answers import join_answered_names
+from litlens.quotes.answers import join_answered_names, note_speech_naming
 from litlens.quotes.apposition import join_appositions
 from litlens.quotes.described import described_entries
 from litlens.quotes.former import join_former_names
@@ -336,6 +336,7 @@ def find_entities(text: str, persons: list[EntityMention], quotations: list[Quot
             form.count = 0  # "at Thornton Lacey", "to San Sebastian", "at the Angel": a place
     speech = sorted(span for q in quotations or [] for span in q.spans)
     _vote_pronouns(text, occurrences, scan, speech)
+    note_speech_naming(text, [o for o in occurrences if o[2].count > 0], quotations or [])
     report(0.7, "grouping aliases")
     entities, ambiguous = _group(forms)
     counted = [o for o in occurrences if o[2].count > 0]

@@ -40,6 +40,7 @@ class _Form:
     male: int = 0
     female: int = 0
     any_votes: Counter = field(default_factory=Counter)  # pronoun votes, speech included
+    speaks_of: Counter = field(default_factory=Counter)  # (hon, words) of forms named in the speech it tags
 
     @property
     def given(self) -> str | None:

@@ -896,3 +896,44 @@ def test_characters_a_title_men_bear_without_a_sex_of_its_own_is_not_a_married_w
     assert wife is not None and doctor is not None
     assert wife is not doctor
     assert wife.gender == "female"
+
+
+# A mother who speaks of her daughter by name, the daughter never "Miss Welland": "Mrs.
+# Welland" fits May Welland (a woman of the surname), but a person seldom names herself.
+MOTHER_NAMES_DAUGHTER = """May Welland sat by the window, and she was sewing. She looked up and smiled.
+"Good morning, Newland," said May. She held out her hand.
+Mrs. Welland came into the room. She was a stout, placid woman.
+"May is very happy," said Mrs. Welland. "May has always been a good girl."
+"Mamma, you must not praise me," said May Welland, and she blushed.
+"I shall praise May as I please," said Mrs. Welland, and she laughed.
+Mr. Welland sat by the fire. He complained of the draught, and he asked for his shawl.
+"May, shut the window," said Mrs. Welland. May Welland shut it, and she sat down again.
+"May deserves it," said Mrs. Welland. She folded her hands.
+May Welland smiled at her mother, and she went on with her sewing.
+"""
+
+# A father who names his son, "Thomas" and "Tom" both, and never himself: "Mr. Gradgrind"
+# fits the son's full names, which are one name, but is not him.
+FATHER_NAMES_SON = """Tom Gradgrind sat by the fire. "I hate facts," said Tom. He kicked the fender.
+"Tom, go to your room," said Mr. Gradgrind. Tom Gradgrind went out, and he slammed the door.
+"Thomas must learn facts," said Mr. Gradgrind. He looked at the clock.
+Thomas Gradgrind came back. "I am sorry," said Tom Gradgrind. He sat down again.
+"""
+
+
+def test_characters_a_title_whose_speech_names_a_person_is_not_that_person():
+    characters = discover_characters(MOTHER_NAMES_DAUGHTER, mentions(MOTHER_NAMES_DAUGHTER, "May Welland", "May",
+                                                                   "Mrs. Welland", "Mr. Welland"),
+                                     _quotations(MOTHER_NAMES_DAUGHTER))
+    may, mother = owner(characters, "May Welland"), owner(characters, "Mrs. Welland")
+    assert may is not None and mother is not None and may is not mother
+    assert owner(characters, "May") is may
+    characters = discover_characters(FATHER_NAMES_SON, mentions(FATHER_NAMES_SON, "Tom Gradgrind", "Tom", "Thomas",
+                                                                "Thomas Gradgrind", "Mr. Gradgrind"),
+                                     _quotations(FATHER_NAMES_SON))
+    father, son = owner(characters, "Mr. Gradgrind"), owner(characters, "Tom Gradgrind")
+    assert father is not None and son is not None and father is not son
+    # without the quotations nothing says the title speaks of them: the rules join them
+    joined = discover_characters(MOTHER_NAMES_DAUGHTER, mentions(MOTHER_NAMES_DAUGHTER, "May Welland", "May",
+                                                               "Mrs. Welland", "Mr. Welland"))
+    assert owner(joined, "Mrs. Welland") is owner(joined, "May Welland")
