@@ -26,7 +26,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from litlens.quotes.aliases import Found, _cooccur, _Union
+from litlens.quotes.aliases import Found, _cooccur, _speaks_of, _Union
 from litlens.quotes.gender import first_name_gender
 from litlens.quotes.lexicon import SPEECH_VERBS
 from litlens.text.paragraphs import find_paragraphs
@@ -177,7 +177,7 @@ def join_answered_names(found: Found, quotations: list | None) -> Found:
         if answerer == who or n < MIN_ANSWERS or n < SHARE * total or (tagged[who] and total < SPEAKER_ANSWERS):
             continue
         a, b = entities[who], entities[answerer]
-        if not _two_sexes(a, b) and not _cooccur(a.segments(), b):
+        if not _two_sexes(a, b) and not _cooccur(a.segments(), b) and not _speaks_of(a.forms, b):
             pairs.append((answerer, who))
     return join_entries(found, entities, pairs)
 

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from litlens.quotes.aliases import Found, _hon_compatible, _opposite, _Union
+from litlens.quotes.aliases import Found, _hon_compatible, _opposite, _speaks_of, _Union
 from litlens.quotes.gender import first_name_gender
 from litlens.quotes.names import _DIMINUTIVES, _FIRST_NAME_TITLES, _HONORIFICS, _PARTICLES
 
@@ -289,6 +289,8 @@ def join_pairs(found: Found, pairs: list, probabilities: np.ndarray, threshold: 
             continue
         if len(sexes[ri] | sexes[rj]) > 1:
             continue  # a woman and a man: Miss Bingley is not her brother "Charles"
+        if _speaks_of(entities[i].forms, entities[j]):
+            continue  # one names the other in the speech it tags: two people
         union.join(i, j)
         members[ri] += members.pop(rj)
         sexes[ri] |= sexes.pop(rj)

@@ -68,6 +68,19 @@ def test_join_pairs_never_joins_a_woman_and_a_man():
     assert len(joined.entities) == 1
 
 
+def test_join_pairs_never_joins_a_speaker_and_the_name_her_speech_gives():
+    # "May is very happy," said Mrs. Welland, three times of her four speeches: the mother
+    mother, may = entity("Welland", hon="Mrs"), entity("May")
+    mother.forms[0].tags = 4
+    mother.forms[0].speaks_of[("", ("May",))] = 3
+    joined = join_pairs(Found(None, [mother, may], [], [], []), [(mother, may)], np.array([0.9]), 0.5, 0.5)
+    assert len(joined.entities) == 2
+    # once in many speeches is a person naming herself: the join stands
+    mother.forms[0].tags, mother.forms[0].speaks_of[("", ("May",))] = 40, 1
+    joined = join_pairs(Found(None, [mother, may], [], [], []), [(mother, may)], np.array([0.9]), 0.5, 0.5)
+    assert len(joined.entities) == 1
+
+
 # --------------------------------------------------------------------------- model file
 
 

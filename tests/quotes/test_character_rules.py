@@ -937,3 +937,25 @@ def test_characters_a_title_whose_speech_names_a_person_is_not_that_person():
     joined = discover_characters(MOTHER_NAMES_DAUGHTER, mentions(MOTHER_NAMES_DAUGHTER, "May Welland", "May",
                                                                "Mrs. Welland", "Mr. Welland"))
     assert owner(joined, "Mrs. Welland") is owner(joined, "May Welland")
+
+
+# A name answered twice by another speaker, who names it in his own speech: "Tom" is
+# addressed by Louisa and Mr. Bounderby answers, but he calls the boy "young Thomas".
+ANSWERED_BY_ANOTHER = """Tom Gradgrind sat by the fire, and he kicked the fender. Louisa watched him.
+
+"I hate Bounderby," said Tom. He went out.
+""" + """
+"I wish you would not talk so, Tom," said Louisa. She sighed.
+
+"Young Thomas, come here," said Mr. Bounderby. He was a big loud man.
+
+Tom Gradgrind went to him sulkily, and Louisa looked into the fire.
+""" * 5
+
+
+def test_characters_an_answer_does_not_join_a_speaker_who_names_the_one_addressed():
+    names = ("Tom Gradgrind", "Tom", "Thomas", "Louisa", "Mr. Bounderby", "Bounderby")
+    characters = discover_characters(ANSWERED_BY_ANOTHER, mentions(ANSWERED_BY_ANOTHER, *names),
+                                     _quotations(ANSWERED_BY_ANOTHER))
+    tom, bounderby = owner(characters, "Tom"), owner(characters, "Mr. Bounderby")
+    assert tom is not None and bounderby is not None and tom is not bounderby
