@@ -161,9 +161,9 @@ def _compatible(form: _Form, entity: _Entity) -> bool:
 def _speaks_of(forms: list[_Form], entity: _Entity) -> bool:
     """The speech the forms tag names the entity (its forms or first names) often, or the
     entity's speech names them: two people. "May is very happy," said Mrs. Welland: the
-    mother, not May Welland. A person seldom names herself (Anne Shirley, about 1 % of her
-    speeches), so it takes :data:`_SPOKEN_OF` speeches and :data:`_SPOKEN_SHARE` of the
-    speaker's tags."""
+    mother, not May Welland. A person seldom names herself (Anne Shirley in 4 % of her
+    tagged speeches, the most of the 20 dev novels), so it takes :data:`_SPOKEN_OF`
+    speeches and :data:`_SPOKEN_SHARE` of the speaker's tags."""
     own = {(f.hon, f.words) for f in entity.forms} | {("", (g,)) for g in entity.given_names()}
     theirs = {(f.hon, f.words) for f in forms}
     for speakers, named in ((forms, own), (entity.forms, theirs)):
