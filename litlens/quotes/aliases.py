@@ -196,6 +196,7 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
 
     # 1. full names, one entity per (first name, surname) and gender of honorific
     by_name: dict[tuple[str, str], list[_Form]] = defaultdict(list)
+    wives: set[int] = set()  # entities of "Mrs." + a man's full name the text names him by
     for f in full:
         by_name[(f.words[0], f.surname)].append(f)
     for name_forms in by_name.values():
@@ -208,6 +209,8 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
             # Knightley" is the man whose first name it is, unless its pronouns say "she"
             he, she = _Entity(male), _Entity(female)
             entities += [he, she]
+            if any(_HONORIFICS[f.hon][1] == "f-married" for f in female):
+                wives.add(id(she))
             for f in rest:
                 (she if _form_gender(f) == "f" else he).forms.append(f)
         elif wife and rest and (name_gender(rest[0].words[0]) == "m"
@@ -216,6 +219,7 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
             # and "he" (by the first name when the lexicon knows it, else by any majority of
             # the pronouns after the plain name); "Mrs. Rachel Lynde" is Rachel Lynde
             entities += [_Entity(rest), _Entity([f for f in name_forms if f not in rest])]
+            wives.add(id(entities[-1]))
         else:
             entities.append(_Entity(name_forms))
 
@@ -340,6 +344,11 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                         # a wife bears her husband's surname: "Madame Lebrun" joins a
                         # "Robert Lebrun" only if the text shows that person is a woman
                         fits = False
+            if fits and id(e) in wives and _HONORIFICS[lead.hon][1] == "f-married":
+                # "Mrs. Musgrove" beside "Mrs. Charles Musgrove", whose husband Charles
+                # Musgrove the text names: the married title alone is the elder Mrs.
+                # Musgrove; the given name is there to tell the younger from her
+                fits = False
             if (fits and all(_compatible(f, e) for f in c)
                     and not _cooccur(segments, e, first_names) and not _speaks_of(c, e)):
                 candidates.append(e)

@@ -959,3 +959,31 @@ def test_characters_an_answer_does_not_join_a_speaker_who_names_the_one_addresse
                                      _quotations(ANSWERED_BY_ANOTHER))
     tom, bounderby = owner(characters, "Tom"), owner(characters, "Mr. Bounderby")
     assert tom is not None and bounderby is not None and tom is not bounderby
+
+
+# Two Mrs. Musgroves: the mother, "Mrs. Musgrove", and her son Charles's wife, "Mrs. Charles
+# Musgrove". The given name is there to tell the younger from the elder; it names the wife
+# of a man the text names. Without such a man ("Mrs. Cecil Forrester", a widow) the two
+# forms are one woman.
+TWO_MRS_MUSGROVES = """Mary had married Charles Musgrove. Charles Musgrove came in from shooting, and he was civil.
+"Not at all," said Mrs. Charles Musgrove. She turned away from him.
+Mrs. Musgrove came over from the Great House. She was a kind, fat woman.
+"My dear Anne, how glad we are to see you!" said Mrs. Musgrove. She took her hand.
+"Anne, walk with us," said Charles Musgrove. He gave her his arm.
+"I am not well," said Mrs. Charles Musgrove, and she lay down on the sofa.
+Mrs. Musgrove laughed, and she sat down by the fire.
+"""
+ONE_MRS_FORRESTER = """Mrs. Cecil Forrester was a widow. "Come in," said Mrs. Cecil Forrester, and she smiled.
+Mrs. Forrester took our coats. "You are late," said Mrs. Forrester. She led us in.
+"""
+
+
+def test_characters_a_married_title_alone_is_not_the_wife_named_by_her_husbands_name():
+    characters = discover_characters(TWO_MRS_MUSGROVES, mentions(TWO_MRS_MUSGROVES, "Charles Musgrove", "Mrs. Musgrove",
+                                                                 "Mrs. Charles Musgrove", "Anne", "Mary"))
+    elder, younger = owner(characters, "Mrs. Musgrove"), owner(characters, "Mrs. Charles Musgrove")
+    assert elder is not None and younger is not None and elder is not younger
+    assert owner(characters, "Charles Musgrove") not in (elder, younger)
+    characters = discover_characters(ONE_MRS_FORRESTER, mentions(ONE_MRS_FORRESTER, "Mrs. Cecil Forrester",
+                                                                 "Mrs. Forrester"))
+    assert owner(characters, "Mrs. Forrester") is owner(characters, "Mrs. Cecil Forrester") is not None
