@@ -219,7 +219,8 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
             # and "he" (by the first name when the lexicon knows it, else by any majority of
             # the pronouns after the plain name); "Mrs. Rachel Lynde" is Rachel Lynde
             entities += [_Entity(rest), _Entity([f for f in name_forms if f not in rest])]
-            wives.add(id(entities[-1]))
+            if name_gender(rest[0].words[0]) == "m":
+                wives.add(id(entities[-1]))  # the lexicon, not a pronoun vote, says he is a man
         else:
             entities.append(_Entity(name_forms))
 
@@ -344,10 +345,12 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                         # a wife bears her husband's surname: "Madame Lebrun" joins a
                         # "Robert Lebrun" only if the text shows that person is a woman
                         fits = False
-            if fits and id(e) in wives and _HONORIFICS[lead.hon][1] == "f-married":
+            if fits and id(e) in wives and _HONORIFICS[lead.hon][1] == "f-married" and sum(
+                    f.count for f in c) >= sum(x.count for x in e.forms if x.hon and len(x.words) > 1):
                 # "Mrs. Musgrove" beside "Mrs. Charles Musgrove", whose husband Charles
-                # Musgrove the text names: the married title alone is the elder Mrs.
-                # Musgrove; the given name is there to tell the younger from her
+                # Musgrove the text names: the married title alone, the more used, is the
+                # elder Mrs. Musgrove; the given name is there to tell the younger from her.
+                # A rarer "Mrs. Knightley" beside "Mrs. John Knightley" is her shorthand
                 fits = False
             if (fits and all(_compatible(f, e) for f in c)
                     and not _cooccur(segments, e, first_names) and not _speaks_of(c, e)):

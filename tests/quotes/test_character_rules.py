@@ -963,8 +963,8 @@ def test_characters_an_answer_does_not_join_a_speaker_who_names_the_one_addresse
 
 # Two Mrs. Musgroves: the mother, "Mrs. Musgrove", and her son Charles's wife, "Mrs. Charles
 # Musgrove". The given name is there to tell the younger from the elder; it names the wife
-# of a man the text names. Without such a man ("Mrs. Cecil Forrester", a widow) the two
-# forms are one woman.
+# of a man the text names. Without such a man ("Mrs. Cecil Forrester", a widow), or when the
+# title alone is the rarer form, the two forms are one woman.
 TWO_MRS_MUSGROVES = """Mary had married Charles Musgrove. Charles Musgrove came in from shooting, and he was civil.
 "Not at all," said Mrs. Charles Musgrove. She turned away from him.
 Mrs. Musgrove came over from the Great House. She was a kind, fat woman.
@@ -972,6 +972,11 @@ Mrs. Musgrove came over from the Great House. She was a kind, fat woman.
 "Anne, walk with us," said Charles Musgrove. He gave her his arm.
 "I am not well," said Mrs. Charles Musgrove, and she lay down on the sofa.
 Mrs. Musgrove laughed, and she sat down by the fire.
+"""
+RARE_SHORTHAND = """Mrs. John Knightley came with the children. John Knightley followed her, and he was cross.
+"Papa is well," said Mrs. John Knightley, and she kissed him. Mrs. John Knightley sat down.
+"My dear Mrs. Knightley, you are tired," said Mr. Woodhouse. He rang for tea.
+"Not at all," said Mrs. John Knightley. She smiled at her husband.
 """
 ONE_MRS_FORRESTER = """Mrs. Cecil Forrester was a widow. "Come in," said Mrs. Cecil Forrester, and she smiled.
 Mrs. Forrester took our coats. "You are late," said Mrs. Forrester. She led us in.
@@ -987,3 +992,8 @@ def test_characters_a_married_title_alone_is_not_the_wife_named_by_her_husbands_
     characters = discover_characters(ONE_MRS_FORRESTER, mentions(ONE_MRS_FORRESTER, "Mrs. Cecil Forrester",
                                                                  "Mrs. Forrester"))
     assert owner(characters, "Mrs. Forrester") is owner(characters, "Mrs. Cecil Forrester") is not None
+    # the married title alone, rarer than the wife's full form, is her shorthand ("my dear Mrs.
+    # Knightley" to Mrs. John Knightley, whose husband's elder brother is unmarried)
+    characters = discover_characters(RARE_SHORTHAND, mentions(RARE_SHORTHAND, "Mrs. John Knightley", "John Knightley",
+                                                              "Mrs. Knightley", "Mr. Woodhouse"))
+    assert owner(characters, "Mrs. Knightley") is owner(characters, "Mrs. John Knightley") is not None
