@@ -146,7 +146,6 @@ def _hon_compatible(a: str, b: str) -> bool:
         return False  # Captain Tilney is not General Tilney
     if {groupa, groupb} & {"f-married", "f-unmarried", "f-title"} and "m-plain" in {groupa, groupb}:
         return False  # "Dr. Spencer" is not "Mrs. Spencer": a title without a sex of its own that men bear
-
     return frozenset({groupa, groupb}) not in _INCOMPATIBLE_GROUPS
 
 

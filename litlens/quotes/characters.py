@@ -90,8 +90,12 @@ list of :class:`~litlens.model.Character`, most mentioned first.
       (:mod:`~litlens.quotes.apposition`).
 
    Two names that often share a clause (a sentence, cut at quotation marks) are never
-   merged: they are two people ("Mrs. Bennet ... Jane"). One-off full names (misprints,
-   "Madamsell Adela") do not make a frequent name ambiguous.
+   merged: they are two people ("Mrs. Bennet ... Jane"). Nor are two when one's tagged
+   speech often names the other ('"May is very happy," said Mrs. Welland'; steps c, f
+   and h), nor "Mrs." + a surname and the wife the text names by her husband's full name
+   ("Mrs. Musgrove", the elder, and "Mrs. Charles Musgrove"), nor a sexless title men
+   bear ("Dr.", "Professor") and a woman's. One-off full names (misprints, "Madamsell
+   Adela") do not make a frequent name ambiguous.
 5. **Ambiguity.** A form that fits several characters is not guessed: "Miss Bennet"
    (Jane, Elizabeth and Lydia Bennet) and "Bennet" (the whole family) go into
    ``ambiguous_aliases`` of every candidate, are in no character's ``aliases``, and
