@@ -18,6 +18,8 @@ from litlens.quotes.names import (
 
 _SPOKEN_OF = 2  # speeches a form tags that name another name, making them two people
 _SPOKEN_SHARE = 0.1  # ... and the share of the form's speech tags they are
+_PET_NARRATED = 3  # narration mentions of a pet name that make its register the narrator's ...
+_FORMAL_SHARE = 2 / 3  # ... and the share of title + surname that make the full name's another
 _EARLIER_USES = 3  # clauses naming the short form before a full name that make it someone else
 
 
@@ -421,7 +423,7 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                    and t.given_names() & set(full_names) and not t.mostly_titled()
                    and (not surnames or not t.surnames() or surnames & t.surnames())
                    and (all(_compatible(x, t) for x in e.forms) or _named_for(e, t))
-                   and not _cooccur(e.segments(), t)]
+                   and not _cooccur(e.segments(), t) and not _narrated_apart(e, t)]
         if len(targets) == 1:
             targets[0].forms += e.forms
             e.forms = []
@@ -511,6 +513,19 @@ def _named_for(nickname: _Entity, target: _Entity) -> bool:
     g = target.gender()
     return bool(g) and first_name_gender(nickname) == g and all(
         not x.hon or _hon_compatible(x.hon, h) for x in nickname.forms for h in target.honorifics())
+
+
+def _narrated_apart(pet: _Entity, target: _Entity) -> bool:
+    """Does the narration call the pet form's bearer by that name ("Tom kicked the fender")
+    and the full name's by title and surname ("Mr. Gradgrind looked at the children")? A
+    narrator keeps one register for one person, so these are two (a son and his father);
+    "Evie", only ever spoken, may still be Miss Howard."""
+    if sum(f.count - f.spoken for f in pet.forms) < _PET_NARRATED:
+        return False
+    narrated = sum(f.count - f.spoken for f in target.forms)
+    formal = sum(f.count - f.spoken for f in target.forms if f.hon and f.hon != "Master"
+                 and _HONORIFICS[f.hon][1] != "any")
+    return narrated > 0 and formal >= _FORMAL_SHARE * narrated
 
 
 def _diminutive_kin(a: str, b: str) -> bool:

@@ -115,7 +115,8 @@ def speech_turns(found: Found, quotations: list) -> Turns:
 def note_speech_naming(text: str, occurrences: list, quotations: list) -> None:
     """Each form that tags a quotation ('," said Mrs. Welland') counts the name forms its
     speech uses (``_Form.speaks_of``): a person seldom names herself, so a title that
-    often speaks of a name is someone else ("May is very happy," said Mrs. Welland)."""
+    often speaks of a name is someone else ("May is very happy," said Mrs. Welland). Each form
+    also counts its own mentions inside quotations (``_Form.spoken``)."""
     paragraphs = _paragraph_starts(text)
     starts = [s for s, _, _ in occurrences]
     for q in sorted(quotations, key=lambda q: q.start):
@@ -126,6 +127,7 @@ def note_speech_naming(text: str, occurrences: list, quotations: list) -> None:
             k = bisect.bisect_left(starts, span_start)
             while k < len(occurrences) and occurrences[k][0] < span_end:
                 named.append(occurrences[k][2])
+                occurrences[k][2].spoken += 1
                 k += 1
             for *_, tag in _tags_of(text, occurrences, starts, (span_start, span_end), paragraphs[p], end_of_paragraph):
                 tags.add(id(tag))

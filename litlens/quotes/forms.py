@@ -41,6 +41,7 @@ class _Form:
     female: int = 0
     any_votes: Counter = field(default_factory=Counter)  # pronoun votes, speech included
     speaks_of: Counter = field(default_factory=Counter)  # (hon, words) of forms named in the speech it tags
+    spoken: int = 0  # occurrences inside quotations (``count`` less these: the narration's)
 
     @property
     def given(self) -> str | None:

@@ -997,3 +997,30 @@ def test_characters_a_married_title_alone_is_not_the_wife_named_by_her_husbands_
     characters = discover_characters(RARE_SHORTHAND, mentions(RARE_SHORTHAND, "Mrs. John Knightley", "John Knightley",
                                                               "Mrs. Knightley", "Mr. Woodhouse"))
     assert owner(characters, "Mrs. Knightley") is owner(characters, "Mrs. John Knightley") is not None
+
+
+# A narrator keeps one register for one person: the father is "Mr. Gradgrind" (once "Thomas
+# Gradgrind"), the son is "Tom", so "Tom" is not a pet form of the father's "Thomas". A pet name
+# only ever spoken ("Evie") still goes to the full name narrated by title ("Miss Howard").
+GRADGRINDS = """Thomas Gradgrind was a man of facts. Mr. Gradgrind kept a model school.
+"Now, what I want is Facts," said Mr. Gradgrind. He looked at the children.
+Tom kicked the fender, and he scowled. Mr. Gradgrind did not see him.
+"I hate Facts," said Tom. Tom went out, and he slammed the door.
+"Facts alone are wanted in life," said Mr. Gradgrind, and he sat down.
+"""
+SPOKEN_PET_NAME = """Evelyn Howard was a pleasant-looking woman. Miss Howard shook hands with me.
+"Evie, you are tired," said John. Miss Howard laughed, and she sat down.
+"Dear Evie, stay," said John. Miss Howard shook her head, and she went out.
+"Evie is right," said John. Miss Howard came back with her hat.
+"""
+
+
+def test_characters_a_pet_name_narrated_is_not_the_full_name_narrated_by_title():
+    names = ("Thomas Gradgrind", "Mr. Gradgrind", "Tom")
+    characters = discover_characters(GRADGRINDS, mentions(GRADGRINDS, *names), _quotations(GRADGRINDS))
+    father, son = owner(characters, "Mr. Gradgrind"), owner(characters, "Tom")
+    assert father is not None and son is not None and father is not son
+    assert owner(characters, "Thomas Gradgrind") is father
+    names = ("Evelyn Howard", "Miss Howard", "Evie", "John")
+    characters = discover_characters(SPOKEN_PET_NAME, mentions(SPOKEN_PET_NAME, *names), _quotations(SPOKEN_PET_NAME))
+    assert owner(characters, "Evie") is owner(characters, "Miss Howard") is not None
