@@ -363,6 +363,12 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                 # is neither Tom Gradgrind nor the "Thomas" of them
                 candidates = []
             if len(candidates) > 1 and _one_name(candidates):
+                pets = [e for e in candidates if e.given_names() <= _DIMINUTIVES.keys() and _narrated_apart(e, _Entity(c))]
+                if pets and len(pets) < len(candidates):
+                    # "Mr. Gradgrind" fits "Thomas Gradgrind" and "Tom Gradgrind", whom the
+                    # narration calls "Tom": the title is the one named in full, the father
+                    candidates = [e for e in candidates if e not in pets]
+            if len(candidates) > 1 and _one_name(candidates):
                 # "Mr. Chitling" fits "Tom Chitling" and "Tommy Chitling": one person
                 keep = max(candidates, key=lambda e: e.count)
                 for e in candidates:

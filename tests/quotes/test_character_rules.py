@@ -1021,6 +1021,12 @@ def test_characters_a_pet_name_narrated_is_not_the_full_name_narrated_by_title()
     father, son = owner(characters, "Mr. Gradgrind"), owner(characters, "Tom")
     assert father is not None and son is not None and father is not son
     assert owner(characters, "Thomas Gradgrind") is father
+    # the son named in full as well: "Mr. Gradgrind" fits both full names, and is the father's
+    text = GRADGRINDS + "Tom Gradgrind went out, and he slammed the door again.\n"
+    characters = discover_characters(text, mentions(text, *names, "Tom Gradgrind"), _quotations(text))
+    father, son = owner(characters, "Mr. Gradgrind"), owner(characters, "Tom Gradgrind")
+    assert father is not None and son is not None and father is not son
+    assert owner(characters, "Tom") is son and owner(characters, "Thomas Gradgrind") is father
     names = ("Evelyn Howard", "Miss Howard", "Evie", "John")
     characters = discover_characters(SPOKEN_PET_NAME, mentions(SPOKEN_PET_NAME, *names), _quotations(SPOKEN_PET_NAME))
     assert owner(characters, "Evie") is owner(characters, "Miss Howard") is not None
