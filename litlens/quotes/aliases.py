@@ -20,6 +20,7 @@ _SPOKEN_OF = 2  # speeches a form tags that name another name, making them two p
 _SPOKEN_SHARE = 0.1  # ... and the share of the form's speech tags they are
 _PET_NARRATED = 3  # narration mentions of a pet name that make its register the narrator's ...
 _FORMAL_SHARE = 2 / 3  # ... and the share of title + surname that make the full name's another
+_TITLED_FIRST = 3  # "Miss" + first name this often marks a younger sister
 _EARLIER_USES = 3  # clauses naming the short form before a full name that make it someone else
 
 
@@ -382,6 +383,13 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                 same = [e for e in candidates if e.honorifics() & {f.hon for f in c}]
                 if len(same) == 1:
                     candidates = same  # "Sir William" -> Sir William Lucas
+            if len(candidates) > 1 and _HONORIFICS[lead.hon][1] == "f-unmarried" and all(
+                    word in e.surnames() for e in candidates):
+                # "Miss Bennet" among Jane, "Miss Elizabeth" and "Miss Lydia": the eldest
+                # unmarried daughter, the one sister the text never titles by first name
+                eldest = [e for e in candidates if not _titled_by_first_name(lead.hon, e, title_counts)]
+                if len(eldest) == 1:
+                    candidates = eldest
             if len(candidates) > 1 and _HONORIFICS[lead.hon][1] != "f-unmarried":
                 # "Mrs. Dashwood" among Elinor, Marianne and Margaret Dashwood is their
                 # mother, "Lady Lucas" is not Charlotte or Maria Lucas: a person of her own
@@ -470,6 +478,15 @@ def _opposite(a: str, b: str) -> bool:
 def _contested(genders: Counter) -> bool:
     """Both a man and a woman bear the title + surname, each often enough to matter."""
     return len(genders) > 1 and min(genders.values()) >= 0.25 * max(genders.values())
+
+
+def _titled_by_first_name(hon: str, entity: _Entity, title_counts: dict) -> bool:
+    """The text gives the entity the title with a first name ("Miss Lydia", "Miss Elizabeth
+    Bennet") at least :data:`_TITLED_FIRST` times: a younger sister."""
+    given = entity.given_names()
+    n = sum(title_counts.get((hon, g), 0) for g in given)
+    n += sum(x.count for x in entity.forms if x.hon == hon and len(x.words) > 1 and x.words[0] in given)
+    return n >= _TITLED_FIRST
 
 
 def _distinguished(form: _Form, entity: _Entity, title_counts: dict, entities: list[_Entity]) -> bool:

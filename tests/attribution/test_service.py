@@ -63,9 +63,10 @@ def test_review_items_put_the_least_confident_first_and_corrections_last(detecte
 def test_merging_characters_changes_the_candidates(detected):
     with open_project(detected) as project:
         book_id = project.books()[0].id
-        chars = {c.name: cid for cid, c in project.characters(book_id)}
-        jane = next(n for n in chars if n.startswith("Jane"))
-        lizzy = next(n for n in chars if n.startswith("Elizabeth"))
+        listed = project.characters(book_id)
+        chars = {c.name: cid for cid, c in listed}
+        jane = next(c.name for _, c in listed if "Jane" in c.aliases)
+        lizzy = next(c.name for _, c in listed if "Elizabeth" in c.aliases)
         editing.merge_characters(project, book_id, chars[jane], chars[lizzy])
     attribute_book(detected)
     with open_project(detected) as project:

@@ -1030,3 +1030,28 @@ def test_characters_a_pet_name_narrated_is_not_the_full_name_narrated_by_title()
     names = ("Evelyn Howard", "Miss Howard", "Evie", "John")
     characters = discover_characters(SPOKEN_PET_NAME, mentions(SPOKEN_PET_NAME, *names), _quotations(SPOKEN_PET_NAME))
     assert owner(characters, "Evie") is owner(characters, "Miss Howard") is not None
+
+
+# "Miss" + surname is the eldest unmarried daughter: the younger sisters are titled by their
+# first names ("Miss Lydia", "Miss Elizabeth Bennet"), the eldest never is.
+BENNET_SISTERS = """Jane Bennet was the eldest. Miss Elizabeth Bennet was the second, and Miss Lydia the youngest.
+Miss Bennet smiled at Mr. Bingley, and she blushed. "You are very kind," said Miss Bennet.
+Miss Lydia laughed loudly. Miss Elizabeth walked to the window, and she said nothing.
+"Lydia, be quiet," said Elizabeth. Miss Lydia Bennet did not hear her.
+Miss Elizabeth Bennet sighed. Miss Lydia ran out of the room, and Miss Bennet followed her.
+Jane came back alone, and she sat down.
+"""
+
+
+def test_characters_miss_and_surname_is_the_sister_never_titled_by_first_name():
+    names = ("Jane Bennet", "Jane", "Miss Elizabeth Bennet", "Miss Elizabeth", "Elizabeth", "Miss Lydia",
+             "Miss Lydia Bennet", "Lydia", "Miss Bennet", "Mr. Bingley")
+    characters = discover_characters(BENNET_SISTERS, mentions(BENNET_SISTERS, *names), _quotations(BENNET_SISTERS))
+    jane = owner(characters, "Jane")
+    assert jane is not None and owner(characters, "Miss Bennet") is jane
+    assert owner(characters, "Elizabeth") not in (None, jane) and owner(characters, "Lydia") not in (None, jane)
+    # with no younger sister titled by her first name the title stays ambiguous
+    plain = BENNET_SISTERS.replace("Miss Lydia Bennet", "Lydia").replace("Miss Lydia", "Lydia")
+    plain = plain.replace("Miss Elizabeth Bennet", "Elizabeth Bennet").replace("Miss Elizabeth", "Elizabeth")
+    characters = discover_characters(plain, mentions(plain, *names), _quotations(plain))
+    assert owner(characters, "Miss Bennet") is None
