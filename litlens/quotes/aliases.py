@@ -379,17 +379,23 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                         merged[id(e)] = keep
                 entities = [e for e in entities if e.forms]
                 candidates = [keep]
+            if len(candidates) > 1 and (_HONORIFICS[lead.hon][1] == "f-unmarried" or lead.hon == "Mr") and all(
+                    word in e.surnames() for e in candidates):
+                # "Miss Bennet" among Jane, "Miss Elizabeth" and "Miss Lydia" is the eldest
+                # unmarried daughter, the one sister the text never titles by first name;
+                # "Mr. Bertram" beside "Mr. Edmund Bertram" and Sir Thomas is the eldest son.
+                # A child of the family ("Harry Dashwood", named less than the title) is not;
+                # a "Mr." who is neither the eldest nor a younger son is their father
+                eldest = [e for e in candidates
+                          if not e.titled() and not _titled_by_first_name(lead.hon, e, title_counts)]
+                if len(eldest) == 1 and eldest[0].count >= sum(f.count for f in c):
+                    candidates = eldest
+                elif lead.hon == "Mr" and len(eldest) < len(candidates):
+                    candidates = []
             if len(candidates) > 1:
                 same = [e for e in candidates if e.honorifics() & {f.hon for f in c}]
                 if len(same) == 1:
                     candidates = same  # "Sir William" -> Sir William Lucas
-            if len(candidates) > 1 and _HONORIFICS[lead.hon][1] == "f-unmarried" and all(
-                    word in e.surnames() for e in candidates):
-                # "Miss Bennet" among Jane, "Miss Elizabeth" and "Miss Lydia": the eldest
-                # unmarried daughter, the one sister the text never titles by first name
-                eldest = [e for e in candidates if not _titled_by_first_name(lead.hon, e, title_counts)]
-                if len(eldest) == 1:
-                    candidates = eldest
             if len(candidates) > 1 and _HONORIFICS[lead.hon][1] != "f-unmarried":
                 # "Mrs. Dashwood" among Elinor, Marianne and Margaret Dashwood is their
                 # mother, "Lady Lucas" is not Charlotte or Maria Lucas: a person of her own

@@ -1033,13 +1033,21 @@ def test_characters_a_pet_name_narrated_is_not_the_full_name_narrated_by_title()
 
 
 # "Miss" + surname is the eldest unmarried daughter: the younger sisters are titled by their
-# first names ("Miss Lydia", "Miss Elizabeth Bennet"), the eldest never is.
+# first names ("Miss Lydia", "Miss Elizabeth Bennet"), the eldest never is. A child of the
+# family named less often than the title (John Dashwood's little Harry) is not taken for her.
 BENNET_SISTERS = """Jane Bennet was the eldest. Miss Elizabeth Bennet was the second, and Miss Lydia the youngest.
 Miss Bennet smiled at Mr. Bingley, and she blushed. "You are very kind," said Miss Bennet.
 Miss Lydia laughed loudly. Miss Elizabeth walked to the window, and she said nothing.
 "Lydia, be quiet," said Elizabeth. Miss Lydia Bennet did not hear her.
 Miss Elizabeth Bennet sighed. Miss Lydia ran out of the room, and Miss Bennet followed her.
-Jane came back alone, and she sat down.
+Jane came back alone, and she sat down. Jane was tired, and Jane went early to bed.
+"""
+
+BERTRAM_SONS = """Sir Thomas Bertram had two sons, Tom Bertram and Mr. Edmund Bertram.
+Tom came home from the races, and he laughed. Mr. Bertram was the heir.
+"We must have a play," said Mr. Bertram. Mr. Edmund shook his head, and he frowned.
+"Not while my father is away," said Edmund. Mr. Edmund went out.
+Sir Thomas came home in the night. Tom was gone before he woke.
 """
 
 
@@ -1055,3 +1063,16 @@ def test_characters_miss_and_surname_is_the_sister_never_titled_by_first_name():
     plain = plain.replace("Miss Elizabeth Bennet", "Elizabeth Bennet").replace("Miss Elizabeth", "Elizabeth")
     characters = discover_characters(plain, mentions(plain, *names), _quotations(plain))
     assert owner(characters, "Miss Bennet") is None
+    # "Mr." + surname is the eldest son in the same way; a baronet father is "Sir Thomas"
+    names = ("Tom Bertram", "Tom", "Mr. Edmund Bertram", "Mr. Edmund", "Edmund", "Sir Thomas Bertram", "Sir Thomas",
+             "Mr. Bertram")
+    characters = discover_characters(BERTRAM_SONS, mentions(BERTRAM_SONS, *names), _quotations(BERTRAM_SONS))
+    tom = owner(characters, "Tom")
+    assert tom is not None and owner(characters, "Mr. Bertram") is tom
+    assert owner(characters, "Edmund") not in (None, tom) and owner(characters, "Sir Thomas") not in (None, tom)
+    # the one left untitled is a child, named less often than the title: nobody's eldest son
+    text = BERTRAM_SONS.replace("Tom Bertram", "Harry Bertram").replace("Tom", "Harry")
+    text = text.replace("Mr. Bertram was the heir.", "Mr. Bertram was his father. Mr. Bertram rang, and Mr. Bertram sat.")
+    names = ("Harry Bertram", "Harry", "Mr. Edmund Bertram", "Mr. Edmund", "Edmund", "Mr. Bertram")
+    characters = discover_characters(text, mentions(text, *names), _quotations(text))
+    assert owner(characters, "Mr. Bertram") not in (owner(characters, "Harry"), owner(characters, "Edmund"))
