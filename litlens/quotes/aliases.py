@@ -382,15 +382,18 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
             if len(candidates) > 1 and (_HONORIFICS[lead.hon][1] == "f-unmarried" or lead.hon == "Mr") and all(
                     word in e.surnames() for e in candidates):
                 # "Miss Bennet" among Jane, "Miss Elizabeth" and "Miss Lydia" is the eldest
-                # unmarried daughter, the one sister the text never titles by first name;
-                # "Mr. Bertram" beside "Mr. Edmund Bertram" and Sir Thomas is the eldest son.
-                # A child of the family ("Harry Dashwood", named less than the title) is not;
-                # a "Mr." who is neither the eldest nor a younger son is their father
-                eldest = [e for e in candidates
-                          if not e.titled() and not _titled_by_first_name(lead.hon, e, title_counts)]
-                if len(eldest) == 1 and eldest[0].count >= sum(f.count for f in c):
+                # unmarried daughter, the one sister the text never titles by first name, when
+                # each other one it often does; "Mr. Bertram" beside "Mr. Edmund Bertram" and
+                # Sir Thomas is the eldest son. A child of the family ("Harry Dashwood", named
+                # less than the title) is not; a "Mr." beside younger sons and no eldest is
+                # their father
+                titles = {id(e): _first_name_titles(lead.hon, e, title_counts) for e in candidates}
+                eldest = [e for e in candidates if not e.titled() and not titles[id(e)]]
+                younger = [e for e in candidates if e.titled() or titles[id(e)] >= _TITLED_FIRST]
+                if len(eldest) == 1 and len(eldest) + len(younger) == len(candidates) \
+                        and eldest[0].count >= sum(f.count for f in c):
                     candidates = eldest
-                elif lead.hon == "Mr" and len(eldest) < len(candidates):
+                elif lead.hon == "Mr" and any(titles[id(e)] >= _TITLED_FIRST for e in younger):
                     candidates = []
             if len(candidates) > 1:
                 same = [e for e in candidates if e.honorifics() & {f.hon for f in c}]
@@ -486,13 +489,13 @@ def _contested(genders: Counter) -> bool:
     return len(genders) > 1 and min(genders.values()) >= 0.25 * max(genders.values())
 
 
-def _titled_by_first_name(hon: str, entity: _Entity, title_counts: dict) -> bool:
-    """The text gives the entity the title with a first name ("Miss Lydia", "Miss Elizabeth
-    Bennet") at least :data:`_TITLED_FIRST` times: a younger sister."""
+def _first_name_titles(hon: str, entity: _Entity, title_counts: dict) -> int:
+    """How often the text gives the entity the title with a first name ("Miss Lydia", "Miss
+    Elizabeth Bennet"): never for the eldest sister, often (:data:`_TITLED_FIRST`) for a
+    younger one."""
     given = entity.given_names()
     n = sum(title_counts.get((hon, g), 0) for g in given)
-    n += sum(x.count for x in entity.forms if x.hon == hon and len(x.words) > 1 and x.words[0] in given)
-    return n >= _TITLED_FIRST
+    return n + sum(x.count for x in entity.forms if x.hon == hon and len(x.words) > 1 and x.words[0] in given)
 
 
 def _distinguished(form: _Form, entity: _Entity, title_counts: dict, entities: list[_Entity]) -> bool:
