@@ -46,7 +46,13 @@ list of :class:`~litlens.model.Character`, most mentioned first.
       "Lady") joins a full name only when the text shows that person is a woman and the
       first name is no man's ("Mrs. Vane" is not her son "Jim Vane"); where a man and a
       woman share title + surname and the pronouns say nothing, the first name decides
-      ("Thomas Palmer" is Mr. Palmer); a title
+      ("Thomas Palmer" is Mr. Palmer); "Miss" or "Mr." + surname fitting several of a
+      family is the eldest daughter or son, the one never titled by first name while every
+      other one often is ("Miss Bennet" is Jane beside "Miss Lydia" and "Miss Elizabeth
+      Bennet"; "Mr. Bertram" is Tom beside "Mr. Edmund Bertram"), if named at least as
+      often as the title; a title fitting a full name and a pet name's full name the
+      narration calls by the pet name goes to the former ("Mr. Gradgrind" is "Thomas
+      Gradgrind", not "Tom Gradgrind"); a title
       that fits several full names of one family ("Mrs. Dashwood" beside Elinor, Marianne
       and Margaret Dashwood) is a person of her own (the parent); a title + surname is not
       the person the text calls by title + first name when the text shows two people:
@@ -60,7 +66,9 @@ list of :class:`~litlens.model.Character`, most mentioned first.
       surname shared by several goes to the only man among them when he is the one the
       book talks about most and its own pronouns are not female (the narrators' "Darcy");
    e. a small table of English diminutives links "Lizzy"/"Eliza" to the one untitled
-      character whose first name is "Elizabeth" (never invents a name).
+      character whose first name is "Elizabeth" (never invents a name), unless the
+      narration calls the pet name's bearer by it and the other mostly by title + surname
+      (a narrator keeps one register for one person: "Tom" is not "Mr. Gradgrind").
    e'. a former name the text gives joins the person: "Mrs. Weston (poor Miss Taylor that
       was)", "Mrs. Elton, formerly Miss Hawkins", "Noah Claypole, alias Morris Bolter"
       (:mod:`~litlens.quotes.former`), unless one entry is a man and the other a woman.
