@@ -383,8 +383,16 @@ def _main_form(entity: _Entity) -> _Form:
     top = max(f.count for f in entity.forms)
     frequent = [f for f in entity.forms if f.count >= 0.2 * top]
     described = {f.words for f in entity.forms if f.hon == "the"}  # "Duck" of "the Duck" is no name
-    return max(frequent, key=lambda f: (f.hon != "the" and f.words not in described,
+    main = max(frequent, key=lambda f: (f.hon != "the" and f.words not in described,
                                         len(f.words) + 0.5 * bool(f.hon), f.count, f.words))
+    if main.hon and main.hon != "the" and len(main.words) == 1:
+        # "Miss Bennet" and "Jane", both frequent, are "Jane Bennet" when the text writes it
+        given = {f.words[0] for f in frequent if not f.hon and len(f.words) == 1}
+        full = [f for f in entity.forms if not f.hon and len(f.words) > 1
+                and f.given in given and f.surname == main.words[0]]
+        if full:
+            return max(full, key=lambda f: (f.count, f.words))
+    return main
 
 
 def _normal(alias: str) -> str:

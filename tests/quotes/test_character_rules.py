@@ -1076,3 +1076,16 @@ def test_characters_miss_and_surname_is_the_sister_never_titled_by_first_name():
     names = ("Harry Bertram", "Harry", "Mr. Edmund Bertram", "Mr. Edmund", "Edmund", "Mr. Bertram")
     characters = discover_characters(text, mentions(text, *names), _quotations(text))
     assert owner(characters, "Mr. Bertram") not in (owner(characters, "Harry"), owner(characters, "Edmund"))
+
+
+def test_characters_a_title_and_a_first_name_both_frequent_are_named_in_full():
+    # Jane is "Jane" and "Miss Bennet", both often; her entry is named "Jane Bennet", which the
+    # text writes once, rather than by a title whose surname her whole family shares
+    text = BENNET_SISTERS + "Jane smiled. Miss Bennet sat down, and Jane sighed. Jane laughed.\n"
+    names = ("Jane Bennet", "Jane", "Miss Elizabeth Bennet", "Miss Elizabeth", "Elizabeth", "Miss Lydia",
+             "Miss Lydia Bennet", "Lydia", "Miss Bennet", "Mr. Bingley")
+    characters = discover_characters(text, mentions(text, *names), _quotations(text))
+    jane = owner(characters, "Miss Bennet")
+    assert jane is not None and jane.name == "Jane Bennet" and owner(characters, "Jane") is jane
+    # a title with no full name to stand for stays the name ("Mr. Bingley")
+    assert owner(characters, "Mr. Bingley").name == "Mr. Bingley"
