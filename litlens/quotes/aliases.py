@@ -20,7 +20,7 @@ _SPOKEN_OF = 2  # speeches a form tags that name another name, making them two p
 _SPOKEN_SHARE = 0.1  # ... and the share of the form's speech tags they are
 _PET_NARRATED = 3  # narration mentions of a pet name that make its register the narrator's ...
 _FORMAL_SHARE = 2 / 3  # ... and the share of title + surname that make the full name's another
-_TITLED_FIRST = 3  # "Miss" + first name this often marks a younger sister
+_TITLED_FIRST = 3  # a title + first name ("Miss Lydia", "Mr. Edmund") this often marks a younger child
 _EARLIER_USES = 3  # clauses naming the short form before a full name that make it someone else
 
 
