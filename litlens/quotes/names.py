@@ -209,6 +209,11 @@ _DIMINUTIVES: dict[str, tuple[str, ...]] = {
     "Nance": ("Nancy",), "Jake": ("Jacob",), "Mike": ("Michael",), "Mick": ("Michael",),
     "Steve": ("Stephen", "Steven"), "Joe": ("Joseph",), "Matt": ("Matthew",),
     "Pat": ("Patrick", "Patricia"), "Sandy": ("Alexander",), "Alec": ("Alexander",),
+    "Lou": ("Louisa", "Louise"), "Louie": ("Louisa", "Louise"), "Loo": ("Louisa", "Louise"),
+    "Sissy": ("Cecilia", "Cecily"), "Cissy": ("Cecilia", "Cecily"), "Hal": ("Henry", "Harold"),
+    "Becky": ("Rebecca",), "Sophy": ("Sophia",), "Hattie": ("Harriet", "Henrietta"),
+    "Lottie": ("Charlotte",), "Letty": ("Letitia",), "Jamie": ("James",), "Jenny": ("Jane", "Jennifer"),
+    "Tilly": ("Matilda",), "Milly": ("Millicent", "Mildred"), "Theo": ("Theodore",),
 }
 _TRAILING_TITLES = {"Begum": "Mrs", "Esq": "Mr", "Esquire": "Mr"}
 # titles followed by a first name: "Uncle Arthur" still mentions "Arthur"

@@ -1089,3 +1089,20 @@ def test_characters_a_title_and_a_first_name_both_frequent_are_named_in_full():
     assert jane is not None and jane.name == "Jane Bennet" and owner(characters, "Jane") is jane
     # a title with no full name to stand for stays the name ("Mr. Bingley")
     assert owner(characters, "Mr. Bingley").name == "Mr. Bingley"
+
+
+# Standard pet forms beyond Lizzy and Tom: "Sissy" is Cecilia, "Loo" Louisa.
+PET_FORMS = """Sissy Jupe sat in the schoolroom. "Cecilia Jupe, stand up," said Mr. Gradgrind.
+"Yes, sir," said Sissy Jupe, and she stood. Cecilia Jupe was frightened, and she blushed.
+Louisa watched her. "Loo, come away," said Tom. "Loo, you are not listening," said Tom again.
+"I am listening," said Louisa. She did not move.
+"""
+
+
+def test_characters_common_pet_forms_join_their_full_names():
+    names = ("Sissy Jupe", "Cecilia Jupe", "Louisa", "Loo", "Tom", "Mr. Gradgrind")
+    characters = discover_characters(PET_FORMS, mentions(PET_FORMS, *names), _quotations(PET_FORMS))
+    sissy = owner(characters, "Sissy Jupe")
+    assert sissy is not None and owner(characters, "Cecilia Jupe") is sissy
+    louisa = owner(characters, "Louisa")
+    assert louisa is not None and owner(characters, "Loo") is louisa
