@@ -369,16 +369,16 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                     # "Mr. Gradgrind" fits "Thomas Gradgrind" and "Tom Gradgrind", whom the
                     # narration calls "Tom": the title is the one named in full, the father
                     candidates = [e for e in candidates if e not in pets]
-            if len(candidates) > 1 and _one_name(candidates):
-                # "Mr. Chitling" fits "Tom Chitling" and "Tommy Chitling": one person
-                keep = max(candidates, key=lambda e: e.count)
-                for e in candidates:
-                    if e is not keep:
-                        keep.forms.extend(e.forms)
-                        e.forms = []
-                        merged[id(e)] = keep
-                entities = [e for e in entities if e.forms]
-                candidates = [keep]
+                if len(candidates) > 1:
+                    # "Mr. Chitling" fits "Tom Chitling" and "Tommy Chitling": one person
+                    keep = max(candidates, key=lambda e: e.count)
+                    for e in candidates:
+                        if e is not keep:
+                            keep.forms.extend(e.forms)
+                            e.forms = []
+                            merged[id(e)] = keep
+                    entities = [e for e in entities if e.forms]
+                    candidates = [keep]
             if len(candidates) > 1 and (_HONORIFICS[lead.hon][1] == "f-unmarried" or lead.hon == "Mr") and all(
                     word in e.surnames() for e in candidates):
                 # "Miss Bennet" among Jane, "Miss Elizabeth" and "Miss Lydia" is the eldest
