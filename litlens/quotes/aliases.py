@@ -187,7 +187,9 @@ def _cooccur(segments: set, entity: _Entity, first_names: dict | None = None) ->
     return shared >= 3 and shared >= _COOCCURRENCE * min(len(segments), len(other))
 
 
-def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]]]:
+def _group(forms: dict, sisters: frozenset = frozenset()) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]]]:
+    """Group the forms into entries (steps 1-5); ``sisters`` are surnames the text writes in
+    the plural after "Miss" ("the Miss Steeles"): a family of unmarried sisters."""
     entities: list[_Entity] = []
     ambiguous: list[tuple[_Form, list[_Entity]]] = []
     values = [f for f in forms.values() if f.count > 0]
@@ -404,7 +406,7 @@ def _group(forms: dict) -> tuple[list[_Entity], list[tuple[_Form, list[_Entity]]
                 # mother, "Lady Lucas" is not Charlotte or Maria Lucas: a person of her own
                 candidates = []
             elif len(candidates) == 1 and any(
-                    _distinguished(f, candidates[0], title_counts, entities) for f in c):
+                    _distinguished(f, candidates[0], title_counts, entities, sisters) for f in c):
                 # "Mr. Knightley" is not John Knightley, called "Mr. John Knightley"
                 candidates = []
         if len(candidates) == 1:
@@ -498,30 +500,48 @@ def _first_name_titles(hon: str, entity: _Entity, title_counts: dict) -> int:
     return n + sum(x.count for x in entity.forms if x.hon == hon and len(x.words) > 1 and x.words[0] in given)
 
 
-def _distinguished(form: _Form, entity: _Entity, title_counts: dict, entities: list[_Entity]) -> bool:
+def _distinguished(form: _Form, entity: _Entity, title_counts: dict, entities: list[_Entity],
+                   sisters: frozenset = frozenset()) -> bool:
     """The text names the entity with this honorific and its first name ("Mr. John
     Knightley", "Miss Marianne") and shows two people: the honorific with the surname
     alone is someone else. A title with a first name alone tells a younger unmarried
     daughter from the eldest ("Miss Marianne", "Miss Dashwood") when the text names a
-    sister (another woman of the surname with another first name); an only daughter is
-    "Miss Maylie" and "Miss Rose" both. "Mrs. Rachel" and "Mrs. Lynde" are one woman."""
+    sister (see :func:`_sister`) or writes the title in the plural (``sisters``: "the Miss
+    Steeles"); an only daughter is "Miss Maylie" and "Miss Rose" both.
+    "Mrs. Rachel" and "Mrs. Lynde" are one woman."""
     own = entity.given_names()
     if form.words[0] in own:
         return False  # "Miss Daisy" is Daisy Miller
-    if _HONORIFICS[form.hon][1] == "f-unmarried" and any(title_counts.get((form.hon, g), 0) >= 3 for g in own):
-        sister = any(e is not entity and form.words[0] in e.surnames() and e.gender() != "m"
-                     and e.given_names() - own for e in entities)
-        if sister:
-            return True
+    unmarried = _HONORIFICS[form.hon][1] == "f-unmarried"
+    sister = unmarried and (form.words[0] in sisters or _sister(form.words[0], entity, entities))
+    if sister and any(title_counts.get((form.hon, g), 0) >= 3 for g in own):
+        return True
     # the full name's first appearance, with or without a title: "Alfred Inglethorp" is
-    # introduced before "Mr. Inglethorp" and "Mr. Alfred Inglethorp" comes later. Not for
-    # "Miss" + surname, which names the eldest unmarried sister: Lucy Steele, introduced
-    # first, is "Miss Lucy Steele", and "Miss Steele" is Anne
+    # introduced before "Mr. Inglethorp" and "Mr. Alfred Inglethorp" comes later, "Daisy
+    # Miller" before "Miss Miller". Not for "Miss" + surname in a family of sisters, where
+    # it names the eldest: "Marianne Dashwood", named once early, is not "Miss Dashwood",
+    # nor is Lucy Steele "Miss Steele" (her elder sister) because "Lucy Steele" is written
+    # before "Miss Lucy Steele"
     introduced = [y.segments for y in entity.forms if len(y.words) > 1 and y.surname == form.words[0] and y.segments]
-    first = min((min(seg) for seg in introduced), default=None) \
-        if _HONORIFICS[form.hon][1] != "f-unmarried" else None
+    first = min((min(seg) for seg in introduced), default=None) if not sister else None
     return any(x.hon == form.hon and x.count >= 3 and len(x.words) > 1
                and x.surname == form.words[0] and _two_people(form, x, first) for x in entity.forms)
+
+
+def _sister(surname: str, entity: _Entity, entities: list[_Entity]) -> bool:
+    """Does the text name another woman of the surname with another first name, more than
+    twice or beside her ("Elinor Dashwood and Marianne Dashwood")? Daisy Miller's "Annie P.
+    Miller", twice on her card, is no sister, nor her brother Randolph, whom the pronouns
+    leave open and the name makes a boy."""
+    own = entity.given_names()
+    for e in entities:
+        if e is entity or surname not in e.surnames() or not e.given_names() - own:
+            continue
+        if e.count <= 2 and not e.segments() & entity.segments():
+            continue
+        if (e.gender() or first_name_gender(e)) != "m":
+            return True
+    return False
 
 
 def _two_people(short: _Form, full: _Form, first: int | None = None) -> bool:
@@ -532,7 +552,10 @@ def _two_people(short: _Form, full: _Form, first: int | None = None) -> bool:
     the short form first."""
     if not full.segments or not short.segments:
         return False
-    if short.segments & full.segments:
+    if any(min(short.parts.get(s, {0})) <= min(full.parts.get(s, {0})) for s in short.segments & full.segments):
+        # one clause names both, the short form first or in the same part; a short form
+        # after a semicolon or colon restates the full name ("Miss Josephine Barry would
+        # have liked to board her, ...; so Miss Barry hunted up a boarding-house")
         return True
     first = min(full.segments) if first is None else first
     return sum(1 for s in short.segments if s < first) >= _EARLIER_USES

@@ -350,7 +350,7 @@ def find_entities(text: str, persons: list[EntityMention], quotations: list[Quot
     _vote_pronouns(text, occurrences, scan, speech)
     note_speech_naming(text, [o for o in occurrences if o[2].count > 0], quotations or [])
     report(0.7, "grouping aliases")
-    entities, ambiguous = _group(forms)
+    entities, ambiguous = _group(forms, frozenset(scan.sisters))
     counted = [o for o in occurrences if o[2].count > 0]
     entities, ambiguous = join_former_names(text, entities, ambiguous, counted)
     return Found(scan, entities, ambiguous, counted, speech)

@@ -37,6 +37,7 @@ class _Form:
     surfaces: Counter = field(default_factory=Counter)
     count: int = 0  # occurrences in the whole text (assigned by the scan)
     segments: set = field(default_factory=set)  # clauses it occurs in (see _TextIndex)
+    parts: dict = field(default_factory=dict)  # clause -> its parts (cut at ";" and ":") it occurs in
     male: int = 0
     female: int = 0
     any_votes: Counter = field(default_factory=Counter)  # pronoun votes, speech included

@@ -93,7 +93,9 @@ def _scan_mentions(text: str, forms: dict, scan: _TextIndex) -> list[tuple[int, 
         form.count += 1
         if id(form) in respelled:
             form.surfaces[_SPACE.sub(" ", text[start:end])] += 1
-        form.segments.add(scan.segment_of(start))
+        segment = scan.segment_of(start)
+        form.segments.add(segment)
+        form.parts.setdefault(segment, set()).add(scan.part_of(segment, start))
         previous = _PREVIOUS_WORD.search(text, max(0, start - 24), start)
         if previous and previous.group(1) in _LOCATIVE_WORDS:
             form.locative += 1

@@ -363,12 +363,23 @@ class _TextIndex:
             m.group(1) for m in re.finditer(
                 rf"\b({_NAME_WORD}) (?:{'|'.join(sorted(_PLACE_SUFFIXES))})\b", text)
         }
+        # surnames of several unmarried sisters: "the Miss Steeles", "the Misses Dashwood",
+        # "the two Miss Lucases" (beside a singular "Miss Steele"; "Miss Bates" is one woman)
+        single = set(re.findall(r"\bMiss ([A-Z][a-z]+)\b", text))
+        plural = set(re.findall(r"\bMiss ([A-Z][a-z]+s)\b", text))
+        self.sisters = set(re.findall(r"\bMisses ([A-Z][a-z]+)\b", text)) | {
+            base for w in plural for base in (w[:-1], w[:-2] if w.endswith("es") else "") if base in single}
 
     def sentence_of(self, position: int) -> int:
         return bisect.bisect_right(self.sentence_starts, position) - 1
 
     def segment_of(self, position: int) -> int:
         return bisect.bisect_right(self.segment_starts, position) - 1
+
+    def part_of(self, segment: int, position: int) -> int:
+        """Which part of its clause, cut at semicolons and colons, a position is in."""
+        start = self.segment_starts[segment] if segment >= 0 else 0
+        return sum(self.text.count(mark, start, position) for mark in ";:")
 
     def sentence_initial(self, position: int) -> bool:
         return _sentence_initial(self.text, position)

@@ -1106,3 +1106,82 @@ def test_characters_common_pet_forms_join_their_full_names():
     assert sissy is not None and owner(characters, "Cecilia Jupe") is sissy
     louisa = owner(characters, "Louisa")
     assert louisa is not None and owner(characters, "Loo") is louisa
+
+
+# The full name, then after a semicolon the title + surname of the same boy: a restatement,
+# not a second person (Oliver Twist's Master Bates).
+RESTATED = """At the table sat the Dodger, Master Charles Bates, and Mr. Chitling, all intent upon a game of whist; the Dodger playing against Master Bates and Mr. Chitling.
+"Deal the cards," said Master Bates. He laughed at the Dodger.
+Master Bates took the pack, and he dealt it out.
+"Your turn, Tom," said Master Bates. He winked.
+"Mine," said Master Charles Bates, and he won the trick. Master Charles Bates was pleased.
+"""
+
+# The title + surname first, the full name after a semicolon: the uncle, then his nephew.
+UNCLE_AND_NEPHEW = """Frank Churchill was at Randalls. He was a young man of spirit.
+A messenger came from Richmond; Mr. Churchill had sent his nephew a letter; but Mr. Frank Churchill resolved to go home at once.
+"I must go," said Mr. Frank Churchill. He bowed to Emma.
+Mr. Frank Churchill rode away, and he did not look back.
+Mr. Frank Churchill was gone by noon.
+"""
+
+
+def test_characters_a_title_after_a_semicolon_restates_the_full_name():
+    characters = discover_characters(RESTATED, mentions(RESTATED, "Charles Bates", "Bates", "Chitling", "Dodger"))
+    charley = owner(characters, "Master Charles Bates")
+    assert charley is not None
+    assert owner(characters, "Master Bates") is charley
+
+
+def test_characters_a_title_before_the_full_name_in_one_sentence_is_another_man():
+    characters = discover_characters(UNCLE_AND_NEPHEW, mentions(UNCLE_AND_NEPHEW, "Frank Churchill", "Churchill", "Emma"))
+    frank = owner(characters, "Mr. Frank Churchill")
+    assert frank is not None
+    assert owner(characters, "Mr. Churchill") is not frank
+
+
+# An only daughter named untitled first ("Daisy Miller"), then "Miss Miller", and only later
+# "Miss Daisy Miller"; her brother Randolph and her card's "Annie P. Miller" are no sisters.
+ONLY_DAUGHTER_UNTITLED = """"Her name is Daisy Miller!" cried the boy. "But that is not her real name."
+"It is a pity," said Miss Miller. She looked at the lake.
+"Her real name is Annie P. Miller," the boy went on.
+"Well!" said Miss Miller, lowering her parasol. She smiled.
+Miss Miller walked on to the gate, and she did not look back.
+"I am going to the castle," said Miss Miller. She laughed.
+"Randolph Miller, come here," said Miss Daisy Miller. She frowned at the boy.
+"I won't," said Randolph. Randolph ran to the water. "You are slow," said Randolph.
+Winterbourne bowed to Miss Daisy Miller, and she nodded.
+"You are very kind," said Miss Daisy Miller. She walked with him.
+"Good night, Miss Daisy," said Winterbourne. "Good night, Miss Daisy," said Eugenio.
+"Come, Miss Daisy," said Eugenio.
+"""
+
+
+def test_characters_miss_and_surname_after_an_only_daughters_untitled_name_is_she():
+    characters = discover_characters(ONLY_DAUGHTER_UNTITLED, mentions(
+        ONLY_DAUGHTER_UNTITLED, "Daisy Miller", "Annie P. Miller", "Randolph Miller", "Randolph", "Winterbourne", "Eugenio"))
+    daisy = owner(characters, "Miss Daisy Miller")
+    assert daisy is not None
+    assert owner(characters, "Miss Miller") is daisy
+    assert owner(characters, "Randolph") is not daisy
+
+
+# "The Miss Steeles": a family of sisters, so "Miss Steele" is the eldest, not Lucy Steele,
+# though Lucy's untitled name comes first and "Miss Lucy Steele" only later.
+STEELES = """The Miss Steeles came to Barton Park. The Miss Steeles were cousins of Mrs. Jennings.
+Lucy Steele was the younger, and she was pretty.
+"What a sweet child!" said Miss Steele. She laughed at the boy.
+"I am so glad," said Miss Steele, and she looked at the Doctor.
+Miss Steele talked of beaux, and she giggled.
+"You are very kind," said Miss Lucy Steele. She smiled at Elinor.
+Miss Lucy Steele sat by the fire, and she sewed.
+"Is it not so?" said Miss Lucy Steele. She looked up.
+"""
+
+
+def test_characters_miss_and_surname_in_a_family_of_sisters_is_not_the_younger():
+    characters = discover_characters(STEELES, mentions(STEELES, "Lucy Steele", "Steele", "Jennings", "Elinor"))
+    lucy = owner(characters, "Miss Lucy Steele")
+    assert lucy is not None and owner(characters, "Lucy Steele") is lucy
+    assert owner(characters, "Miss Steele") is not None
+    assert owner(characters, "Miss Steele") is not lucy
