@@ -56,9 +56,12 @@ list of :class:`~litlens.model.Character`, most mentioned first.
       that fits several full names of one family ("Mrs. Dashwood" beside Elinor, Marianne
       and Margaret Dashwood) is a person of her own (the parent); a title + surname is not
       the person the text calls by title + first name when the text shows two people:
-      both in one clause, or the short form naming someone in three clauses before the
-      full name first appears ("Mr. Knightley" is not "Mr. John Knightley"; "Mr. Jones"
-      is "Mr. Athelney Jones", introduced first); "Mrs. Rachel" is Mrs. + first name when
+      both in one clause (unless the short form restates the full name after a semicolon
+      or colon: "Master Charles Bates ...; against Master Bates"), or the short form
+      naming someone in three clauses before the full name first appears ("Mr. Knightley"
+      is not "Mr. John Knightley"; "Mr. Jones" is "Mr. Athelney Jones", introduced first;
+      "Miss Miller" is "Daisy Miller", named just before, unless the text shows sisters:
+      "the Miss Steeles"); "Mrs. Rachel" is Mrs. + first name when
       the text also writes "Mrs. Rachel Lynde", and a title + first name alone tells apart
       only an unmarried daughter ("Miss Marianne" is not "Miss Dashwood"); a description
       ("the Doctor") is placed after the titled names ("Doctor Mandelet");
