@@ -36,6 +36,7 @@ def _vote_pronouns(text: str, occurrences: list, scan: _TextIndex,
     votes with speech left in go to ``form.any_votes``, the fallback of :func:`final_gender`.
     """
     pronouns = [(m.start(), "m" if m.group(1) else "f") for m in _PRONOUN.finditer(text)]
+    subjects = {m.start() for m in _PRONOUN.finditer(text) if m.group().lower() in ("he", "she")}
     positions = [p for p, _ in pronouns]
     starts = scan.sentence_starts
     spans = sorted(speech or [])
@@ -44,6 +45,14 @@ def _vote_pronouns(text: str, occurrences: list, scan: _TextIndex,
     def quotation(position: int) -> int:
         k = bisect.bisect_right(span_starts, position) - 1
         return k if k >= 0 and position < spans[k][1] else -1
+
+    def _subject_before(j: int, start: int, sentence: int, previous: int) -> bool:
+        """'He thought of May, and of what his mother had said': a subject pronoun of the
+        same sex stands before the mention in its sentence, with no other name between, so
+        the later pronoun is that person's too."""
+        k = bisect.bisect_left(positions, max(starts[sentence] if sentence >= 0 else 0, previous))
+        return any(pronouns[m][1] == pronouns[j][1] and positions[m] in subjects
+                   for m in range(k, bisect.bisect_left(positions, start)))
 
     for i, (start, end, form) in enumerate(occurrences):
         limit = min(end + _PRONOUN_WINDOW, len(text))
@@ -63,7 +72,8 @@ def _vote_pronouns(text: str, occurrences: list, scan: _TextIndex,
         if spans and quotation(start) < 0:
             while j < len(positions) and positions[j] < limit and quotation(positions[j]) >= 0:
                 j += 1
-        if j < len(positions) and positions[j] < limit:
+        if j < len(positions) and positions[j] < limit and not _subject_before(
+                j, start, sentence, occurrences[i - 1][1] if i else 0):
             if pronouns[j][1] == "m":
                 form.male += 1
             else:

@@ -1185,3 +1185,22 @@ def test_characters_miss_and_surname_in_a_family_of_sisters_is_not_the_younger()
     assert lucy is not None and owner(characters, "Lucy Steele") is lucy
     assert owner(characters, "Miss Steele") is not None
     assert owner(characters, "Miss Steele") is not lucy
+
+
+# "He thought of May, and of what his mother had said": the "his" after May is the man's
+# who opens the sentence, not a vote that May is a man.
+HIS_THOUGHTS = """Newland Archer sat in the club box. May Welland sat across the house.
+"""+ """Archer looked away. He thought of May, and of what his mother had said.
+He wrote to May at once, and his hand shook as he wrote.
+He waited for May in the hall, and his heart beat fast.
+"Dear Newland," said May. Archer bowed.
+""" * 3
+
+
+def test_characters_a_pronoun_after_a_name_that_repeats_the_sentences_subject_is_not_a_vote():
+    characters = discover_characters(HIS_THOUGHTS, mentions(HIS_THOUGHTS, "Newland Archer", "Archer", "May Welland", "May"))
+    may = owner(characters, "May Welland")
+    assert may is not None and owner(characters, "May") is may
+    assert may.gender == "female"
+    assert owner(characters, "Newland Archer").gender == "male"
+
