@@ -14,7 +14,9 @@ least :data:`MIN_ANSWERS` of its answers and :data:`SHARE` of them all, the name
 entry's name in address: "Harry" (never tagged) answered 16 times of 17 by Lord Henry, and
 "Fagin" answered 18 times of 23 as "said the Jew". Not when their sexes differ or the text
 names both in one clause (two people), and an answer does not count when the speech that
-addresses the name is tagged with the answerer himself. A name that speech tags also use
+addresses the name is tagged with the answerer himself, nor when the narration between the
+two names the answerer (the scene has moved: "Helen, give Mr. Bast his umbrella," then
+"Jacky waited at the flat" and Jacky's speech). A name that speech tags also use
 is someone who speaks; it needs :data:`SPEAKER_ANSWERS` answers before the share says
 anything.
 """
@@ -73,6 +75,12 @@ class Turns:
     paragraphs: list[int]  # paragraph starts
     by_paragraph: dict[int, tuple[set[int], set[int]]]  # paragraph -> (addressed, tags)
     tagged: Counter  # entry -> speech tags that name it
+    named: dict[int, set[int]]  # paragraph -> entries it names anywhere
+
+    def introduced(self, who: int, before: int, after: int) -> bool:
+        """Does a paragraph between two speeches name ``who``? The scene has moved to that
+        person ("Jacky waited at the flat"), so the later speech answers nobody before."""
+        return any(who in self.named.get(p, ()) for p in range(before + 1, after))
 
     def paragraph_of(self, position: int) -> int:
         return bisect.bisect_right(self.paragraphs, position) - 1
@@ -93,6 +101,9 @@ def speech_turns(found: Found, quotations: list) -> Turns:
     paragraphs = _paragraph_starts(text)
     tagged: Counter = Counter()
     turns: dict[int, tuple[set[int], set[int]]] = {}
+    named: dict[int, set[int]] = defaultdict(set)
+    for s, _, who in mentions:
+        named[bisect.bisect_right(paragraphs, s) - 1].add(who)
     for q in sorted(quotations, key=lambda q: q.start):
         p = bisect.bisect_right(paragraphs, q.start) - 1
         end_of_paragraph = paragraphs[p + 1] if p + 1 < len(paragraphs) else len(text)
@@ -109,7 +120,7 @@ def speech_turns(found: Found, quotations: list) -> Turns:
             for *_, who in _tags_of(text, mentions, starts, (span_start, span_end), paragraphs[p], end_of_paragraph):
                 tags.add(who)
                 tagged[who] += 1
-    return Turns(entities, paragraphs, turns, tagged)
+    return Turns(entities, paragraphs, turns, tagged, named)
 
 
 def note_speech_naming(text: str, occurrences: list, quotations: list) -> None:
@@ -170,6 +181,8 @@ def join_answered_names(found: Found, quotations: list | None) -> Found:
             continue
         (addressed, tags), answerer = turns[p], next(iter(turns[q][1]))
         for who in addressed:
+            if answerer != who and found_turns.introduced(answerer, p, q):
+                continue  # a new scene: "Helen, give Mr. Bast his umbrella." / Jacky waited at the flat
             if answerer == who or answerer not in tags:
                 answers[who][answerer] += 1  # the addressed name answering counts too
     pairs = []

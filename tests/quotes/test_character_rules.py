@@ -1204,3 +1204,25 @@ def test_characters_a_pronoun_after_a_name_that_repeats_the_sentences_subject_is
     assert may.gender == "female"
     assert owner(characters, "Newland Archer").gender == "male"
 
+
+# A name in address, then a scene change: the narration names the next speaker before she
+# speaks ("Jacky waited at the flat"), so she is not the one addressed answering.
+SCENE_CHANGE = """Margaret laughed at her sister. "Helen, give Mr. Bast his umbrella," said Margaret.
+
+Jacky waited at the flat. Jacky was fat and painted, and she was his wife.
+
+"You are late, Len," said Jacky. She looked at him sadly.
+
+"I was at a concert," said Leonard. He sat down wearily.
+
+"Margaret, you are very clever," said Helen. She kissed her sister.
+
+""" * 5
+
+
+def test_characters_the_speaker_after_a_scene_change_does_not_answer_a_name_in_address():
+    names = ("Margaret", "Helen", "Jacky", "Leonard", "Mr. Bast")
+    characters = discover_characters(SCENE_CHANGE, mentions(SCENE_CHANGE, *names), _quotations(SCENE_CHANGE))
+    helen = owner(characters, "Helen")
+    assert helen is not None
+    assert owner(characters, "Jacky") not in (None, helen)
