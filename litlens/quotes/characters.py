@@ -277,8 +277,8 @@ def suggest_merges(
     suggests them; so does a scored pair of people whose forms belong to two entries.
     Likeliest first (the rules' first); without a same-person model only the rules'
     suggestions are made. On the 20 PDNC novels, with models
-    that never saw the novel, 3 of the 19 suggestions at 0.05 join two entries of one
-    person, and they reach 3 of the 34 speaking characters left split in several entries.
+    that never saw the novel, 4 of the 19 suggestions at 0.05 join two entries of one
+    person, and they reach 4 of the 34 speaking characters left split in several entries.
     """
     report = progress or (lambda fraction, message: None)
     if model == "default":
