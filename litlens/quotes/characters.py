@@ -30,7 +30,9 @@ list of :class:`~litlens.model.Character`, most mentioned first.
    words, leftmost-longest ("Mr. Darcy" is not also a "Darcy"), a bare word right after
    an unknown "Mr."/"Mrs." is not counted, nor a common-word name at a sentence start.
    Each occurrence votes for a gender with the first he/him/his or she/her/hers after
-   it, in the same or the next sentence and before the next name (coreference-lite).
+   it, in the same or the next sentence and before the next name (coreference-lite),
+   unless a "he"/"she" of that sex stands before it in its sentence ("He thought of May,
+   and of what his mother had said": the subject's).
 4. **Grouping**, most specific forms first:
 
    a. full names, one character per first name + surname ("Mr. John Knightley" and his
@@ -90,7 +92,8 @@ list of :class:`~litlens.model.Character`, most mentioned first.
       cross-validation; the data-only model file is read by :mod:`~litlens.quotes.learned`.
    h. a name in address joins the entry that answers to it: when speeches addressing
       "Harry" are answered, mostly, by speeches tagged "said Lord Henry", and "Harry"
-      seldom answers for himself, they are one man (:mod:`~litlens.quotes.answers`).
+      seldom answers for himself, they are one man (:mod:`~litlens.quotes.answers`); a
+      speech after narration that names its speaker opens a new scene and answers nobody.
    i. a description that noun cues use twice for a speaker no entry covers ("said the
       mariner"; a general noun that a phrase after the cue marks out: "said the gentleman
       in the white waistcoat") joins the one listed name it answers (the painter answers "Basil": an
