@@ -35,8 +35,9 @@ def _vote_pronouns(text: str, occurrences: list, scan: _TextIndex,
     the narration only — 'Frances said: "He is late."' says nothing about Frances. The
     votes with speech left in go to ``form.any_votes``, the fallback of :func:`final_gender`.
     """
-    pronouns = [(m.start(), "m" if m.group(1) else "f") for m in _PRONOUN.finditer(text)]
-    subjects = {m.start() for m in _PRONOUN.finditer(text) if m.group().lower() in ("he", "she")}
+    found = list(_PRONOUN.finditer(text))
+    pronouns = [(m.start(), "m" if m.group(1) else "f") for m in found]
+    subjects = {m.start() for m in found if m.group().lower() in ("he", "she")}
     positions = [p for p, _ in pronouns]
     starts = scan.sentence_starts
     spans = sorted(speech or [])
