@@ -18,8 +18,14 @@ the speaking characters) and the speaker accuracy of ``attribution_folds.py scor
 gold quotations and characters and end to end, with the fold models that never saw the
 novel.
 
+``--whole-cast`` renames every novel's whole cast instead, as a stand-in for a book whose
+names LitLens has never met (see :func:`whole_cast_renames`): every name word of every
+character list becomes an invented word of the same length ("Bennet" -> "Tinuzu"), so that
+neither spaCy's knowledge of English names nor the first-name lexicon can help, and the
+figures are pooled over the 20 novels beside the originals'.
+
 Usage:  .venv/bin/python benchmarks/names_robustness.py --models /tmp/folds --cv-characters /tmp/cf
-            [--work /tmp/litlens_names] [--json OUT]
+            [--work /tmp/litlens_names] [--whole-cast] [--json OUT]
 (fold models from ``attribution_folds.py train`` and ``characters_train.py --fold-models``).
 """
 
@@ -56,6 +62,62 @@ RENAMES: dict[str, dict[str, str]] = {
     "ARoomWithAView": {"Honeychurch": "van der Mol", "Lucy": "Inès"},
     "ThePictureOfDorianGray": {"Gray": "Noël", "Sibyl": "Renée"},
 }
+
+
+# Words of a name that are no name of their own and stay: titles and ranks, kin and
+# address words, days and months (The Man Who Was Thursday's council is named by days).
+_KEPT_WORDS = frozenset("""
+    Mr Mrs Miss Ms Dr Sir Lady Lord Colonel Captain General Major Admiral Lieutenant Sergeant
+    Corporal Rev Reverend Father Mother Uncle Aunt Cousin Brother Sister Master Mistress Missis
+    Mister Madame Mademoiselle Monsieur Madam Signor Signora Herr Frau Count Countess Baron
+    Baroness Duke Duchess Marquis Prince Princess King Queen Professor Inspector Doctor Judge
+    Squire Parson Vicar Nurse Dame Saint Granny Grandmother Grandfather Papa Mamma The Old Young
+    Little Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April
+    May June July August September October November December""".split())
+_CONSONANTS, _VOWELS = "bdfgklmnprstvz", "aeiou"
+
+
+def whole_cast_renames(pdnc: Path) -> dict[str, dict[str, str]]:
+    """For every novel, each word of its character list's names and aliases -> an invented
+    word of the same length (consonant, vowel, consonant, ...; seeded by the novel's name, so
+    runs agree) that the text never uses.
+
+    Kept as they are: :data:`_KEPT_WORDS`; words of fewer than three letters; words the text
+    also writes in lower case ("Rose", "Long", "Hope" keep their second sense); words the text
+    mostly writes after "the" (an epithet such as "the Jew" stays a description); and first
+    names of the diminutive lexicon, in either direction ("Lizzy", "Elizabeth", "Bill",
+    "William"), so that a nickname stays related to its name as in any English book."""
+    import random
+
+    from litlens.quotes.names import _DIMINUTIVES
+
+    nicknames = set(_DIMINUTIVES) | {full for names in _DIMINUTIVES.values() for full in names}
+    plans: dict[str, dict[str, str]] = {}
+    for novel in sorted(p for p in pdnc.iterdir() if p.is_dir()):
+        text = (novel / "novel_text.txt").read_text(encoding="utf-8")
+        lower = set(re.findall(r"\b[a-z]+\b", text))
+        every = {w.lower() for w in re.findall(r"\b[A-Za-z]+\b", text)}
+        words: set[str] = set()
+        with open(novel / "character_info.csv", encoding="utf-8", newline="") as fh:
+            for row in csv.DictReader(fh):
+                for name in [row["Main Name"], *ast.literal_eval(row["Aliases"])]:
+                    words.update(w for w in re.findall(r"[A-Za-z]+", name)
+                                 if len(w) >= 3 and w[0].isupper() and w[1:].islower())
+        rng = random.Random(novel.name)
+        plan: dict[str, str] = {}
+        for word in sorted(words):
+            if word in _KEPT_WORDS or word in nicknames or word.lower() in lower:
+                continue
+            uses = len(re.findall(rf"\b{word}\b", text))
+            if not uses or 2 * len(re.findall(rf"\b[Tt]he {word}\b", text)) >= uses:
+                continue  # never written, or an epithet
+            while True:
+                new = "".join(rng.choice(_CONSONANTS if i % 2 == 0 else _VOWELS) for i in range(len(word))).capitalize()
+                if new.lower() not in every and new not in plan.values():
+                    break
+            plan[word] = new
+        plans[novel.name] = plan
+    return plans
 
 
 def renames_key() -> str:
@@ -128,11 +190,16 @@ def main() -> None:
     parser.add_argument("--models", type=Path, required=True, help="fold attributors (fold<i>.zip)")
     parser.add_argument("--cv-characters", type=Path, required=True, help="fold character models (fold<i>.json)")
     parser.add_argument("--work", type=Path, default=Path("/tmp/litlens_names"))
+    parser.add_argument("--whole-cast", action="store_true", help="rename every name of every novel's cast")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    if args.whole_cast:
+        RENAMES.clear()
+        RENAMES.update(whole_cast_renames(args.pdnc))
     corpus = renamed_corpus(args.pdnc, args.work)
     novels = [a for n in RENAMES for a in ("--novel", n)]
     report: dict[str, dict] = {}
+    pooled: dict[str, dict] = {}
     for label, pdnc, cache in (("original", args.pdnc, Path("/tmp/litlens_chars")),
                                ("renamed", corpus, args.work / f"cache_renamed_{renames_key()}")):
         chars, e2e = args.work / f"characters_{label}.json", args.work / f"e2e_{label}.json"
@@ -146,6 +213,8 @@ def main() -> None:
         found = {n["novel"]: n for n in json.loads(chars.read_text())["novels"]}
         scored = json.loads(e2e.read_text())["novels"]
         scored_gold = json.loads(gold.read_text())["novels"]
+        pooled[label] = {"characters": json.loads(chars.read_text())["pooled"],
+                         "e2e": json.loads(e2e.read_text())["pooled"], "gold": json.loads(gold.read_text())["pooled"]}
         for novel in RENAMES:
             n = found[novel]
             report.setdefault(novel, {})[label] = {
@@ -155,13 +224,21 @@ def main() -> None:
     print(f"{'novel':22} {'renamed':34} found (orig/ren)  split   e2e % (orig/ren)  explicit %   gold/gold %  explicit %")
     for novel, r in report.items():
         o, n = r["original"], r["renamed"]
-        names = ", ".join(f"{a}>{b}" for a, b in RENAMES[novel].items())
+        names = (f"{len(RENAMES[novel])} name words" if args.whole_cast
+                 else ", ".join(f"{a}>{b}" for a, b in RENAMES[novel].items()))
         print(f"{novel:22} {names:34} {o['found']}/{o['speaking']} {n['found']}/{n['speaking']}   "
               f"{o['split']} {n['split']}   {100 * o['e2e']:.1f} {100 * n['e2e']:.1f}   "
               f"{100 * o['e2e_explicit']:.1f} {100 * n['e2e_explicit']:.1f}   {100 * o['gold']:.1f} {100 * n['gold']:.1f}   "
               f"{100 * o['gold_explicit']:.1f} {100 * n['gold_explicit']:.1f}   missed: {n['missed']}")
+    for label, p in pooled.items():
+        c = p["characters"]
+        print(f"POOLED {label:9} found {c['found']}/{c['speaking']}  split {c['split']}  joined {c['joined']}  "
+              f"gender {c['gender_ok']}/{c['gender_n']}  e2e {100 * p['e2e']['accuracy']:.2f} "
+              f"(explicit {100 * p['e2e']['explicit']:.2f}, to non-characters {100 * p['e2e']['nonchar']:.2f})  "
+              f"gold/gold {100 * p['gold']['accuracy']:.2f} (explicit {100 * p['gold']['explicit']:.2f})")
     if args.json:
-        args.json.write_text(json.dumps({"renames": RENAMES, "novels": report}, indent=1))
+        args.json.write_text(json.dumps({"renames": RENAMES, "whole_cast": args.whole_cast, "novels": report,
+                                         "pooled": pooled}, indent=1))
 
 
 if __name__ == "__main__":

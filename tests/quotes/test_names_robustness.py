@@ -42,3 +42,28 @@ def test_renaming_keeps_lengths_and_whole_words():
     assert names_robustness.rename("Darcy and Darcys", {"Darcy": "Young"}) == "Young and Darcys"
     with pytest.raises(AssertionError):
         names_robustness.rename("Darcy", {"Darcy": "Yo"})
+
+
+def test_the_whole_cast_gets_invented_names_of_the_same_length_and_words_keep_their_sense(tmp_path):
+    pdnc = tmp_path / "pdnc"
+    folder = pdnc / "Austen"
+    folder.mkdir(parents=True)
+    text = ('"Yes," said Mr. Darcy to Lizzy Bennet. Rose Maylie rose. "No," said the Jew. '
+            'Fagin laughed; the Jew was Fagin. Elizabeth Bennet smiled. Mr. Thursday came.\n')
+    (folder / "novel_text.txt").write_text(text, encoding="utf-8")
+    (folder / "character_info.csv").write_text(
+        "Character ID,Main Name,Aliases,Gender,Category\n"
+        "0,Mr. Darcy,\"{'Mr. Darcy', 'Darcy', 'Fitzwilliam Darcy'}\",M,major\n"
+        "1,Elizabeth Bennet,\"{'Lizzy', 'Elizabeth', 'Miss Bennet'}\",F,major\n"
+        "2,Rose Maylie,\"{'Rose', 'Miss Maylie'}\",F,major\n"
+        "3,Fagin,\"{'Fagin', 'The Jew'}\",M,major\n"
+        "4,Mr. Thursday,\"{'Mr. Thursday'}\",M,minor\n", encoding="utf-8")
+    plan = names_robustness.whole_cast_renames(pdnc)["Austen"]
+    assert set(plan) == {"Darcy", "Bennet", "Maylie", "Fagin"}  # "Fitzwilliam" is never written
+    assert all(len(new) == len(old) and new.lower() not in text.lower() for old, new in plan.items())
+    assert len(set(plan.values())) == len(plan)
+    # "Rose" is also a verb, "Lizzy" a diminutive of "Elizabeth", "the Jew" a description,
+    # "Mr" a title and "Thursday" a day: all kept
+    assert plan == names_robustness.whole_cast_renames(pdnc)["Austen"]  # the same every run
+    renamed = names_robustness.rename(text, plan)
+    assert "Rose " + plan["Maylie"] in renamed and "the Jew" in renamed and "Lizzy" in renamed
