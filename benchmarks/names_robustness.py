@@ -37,6 +37,7 @@ import csv
 import hashlib
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -87,8 +88,6 @@ def whole_cast_renames(pdnc: Path) -> dict[str, dict[str, str]]:
     mostly writes after "the" (an epithet such as "the Jew" stays a description); and first
     names of the diminutive lexicon, in either direction ("Lizzy", "Elizabeth", "Bill",
     "William"), so that a nickname stays related to its name as in any English book."""
-    import random
-
     from litlens.quotes.names import _DIMINUTIVES
 
     nicknames = set(_DIMINUTIVES) | {full for names in _DIMINUTIVES.values() for full in names}
@@ -210,11 +209,11 @@ def main() -> None:
              *novels, "--json", str(chars)], pdnc)
         run(["benchmarks/attribution_folds.py", "score", "--models", str(args.models), "--setting", "e2e",
              "--cv-characters", str(args.cv_characters), "--cache-dir", str(cache), *novels, "--json", str(e2e)], pdnc)
-        found = {n["novel"]: n for n in json.loads(chars.read_text())["novels"]}
-        scored = json.loads(e2e.read_text())["novels"]
-        scored_gold = json.loads(gold.read_text())["novels"]
-        pooled[label] = {"characters": json.loads(chars.read_text())["pooled"],
-                         "e2e": json.loads(e2e.read_text())["pooled"], "gold": json.loads(gold.read_text())["pooled"]}
+        results = {kind: json.loads(path.read_text()) for kind, path in
+                   (("characters", chars), ("e2e", e2e), ("gold", gold))}
+        found = {n["novel"]: n for n in results["characters"]["novels"]}
+        scored, scored_gold = results["e2e"]["novels"], results["gold"]["novels"]
+        pooled[label] = {kind: r["pooled"] for kind, r in results.items()}
         for novel in RENAMES:
             n = found[novel]
             report.setdefault(novel, {})[label] = {
