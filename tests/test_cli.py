@@ -77,7 +77,7 @@ def test_cli_ingest_list_and_export(novel, tmp_path, capsys):
     assert main(["characters", "-p", str(project), "--suggest", "--json"]) == 0
     suggestions = json.loads(capsys.readouterr().out)
     assert isinstance(suggestions, list)
-    assert all(set(s) == {"keep_id", "keep", "fold_id", "fold", "probability", "reason"} for s in suggestions)
+    assert all(set(s) == {"keep_id", "keep", "fold_id", "fold", "probability", "reason", "evidence"} for s in suggestions)
     assert main(["characters", "-p", str(project), "--suggest"]) == 0
     out = capsys.readouterr().out
     assert ("merge" in out and "into" in out) if suggestions else out.startswith("no suggestions")
@@ -127,3 +127,20 @@ def test_table_collapses_line_breaks_and_cuts_long_cells_to_the_width(capsys):
     assert len(lines) == 4  # header, rule, two rows: no row broken by a line break
     assert all(len(line) <= 60 for line in lines)
     assert "said his lady" in lines[2] and lines[2].endswith("…")
+
+
+def test_cli_suggests_a_merge_the_dialogue_shows_and_says_why(tmp_path, capsys):
+    from tests.quotes.test_dialogue_leads import SPOUSES
+
+    path = tmp_path / "inn.txt"
+    path.write_text("CHAPTER I.\n\n" + SPOUSES, encoding="utf-8")
+    project = tmp_path / "inn.litlens"
+    assert main(["ingest", str(path), "-p", str(project)]) == 0
+    capsys.readouterr()
+    assert main(["characters", "-p", str(project), "--suggest", "--json"]) == 0
+    suggestions = json.loads(capsys.readouterr().out)
+    family = [s for s in suggestions if s["reason"] == "family"]
+    assert [(s["keep"], s["fold"]) for s in family] == [("Mrs. Hall", "Janet")]
+    assert "Mr. Hall" in family[0]["evidence"]
+    assert main(["characters", "-p", str(project), "--suggest"]) == 0
+    assert "the one woman of the family" in capsys.readouterr().out

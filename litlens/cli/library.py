@@ -145,10 +145,10 @@ def _cmd_characters(args: argparse.Namespace) -> int:
             emit_json(suggestions)
             return 0
         if not suggestions:
-            print("no suggestions: no two characters look like one person to the same-person model")
+            print("no suggestions: neither the names, the same-person model nor the dialogue pair two characters")
             return 0
-        table([[s["fold"], s["keep"], f"{s['probability']:.2f}", s["reason"], f"{s['fold_id']} -> {s['keep_id']}"]
-                for s in suggestions], ["merge", "into", "probability", "why", "ids"])
+        table([[s["fold"], s["keep"], f"{s['probability']:.2f}", s["evidence"] or s["reason"],
+                 f"{s['fold_id']} -> {s['keep_id']}"] for s in suggestions], ["merge", "into", "probability", "why", "ids"])
         return 0
     characters = list_characters(args.project, args.book)
     if args.json:

@@ -3,7 +3,8 @@
 The suggestions come from :func:`litlens.services.books.merge_suggestions` (the name rules
 and the learned same-person step), computed off the GUI thread with a progress bar and a
 Cancel button. Each row says which character would be folded into which and why ("names":
-the name rules put both in one person; else the same-person probability). Ticked rows are
+the name rules put both in one person; what the dialogue shows, such as a first name a
+husband calls his wife by; else the same-person probability). Ticked rows are
 merged through the window's edits, so each merge is stored at once and can be undone.
 """
 
@@ -33,6 +34,8 @@ COLUMNS = ["Merge", "Into", "Why"]
 def _why(suggestion: dict) -> str:
     if suggestion["reason"] == "names":
         return "the names are one person's"
+    if suggestion.get("evidence"):
+        return suggestion["evidence"]
     return f"{suggestion['probability']:.0%} likely one person"
 
 
@@ -48,7 +51,11 @@ class SuggestMergesDialog(QDialog):
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        for column in range(len(COLUMNS) - 1):  # the names take what they need, "Why" the rest
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(True)
         self.message = QLabel("")
         self.message.setWordWrap(True)
         self.progress = QProgressBar(maximum=1000)
@@ -110,10 +117,13 @@ class SuggestMergesDialog(QDialog):
             fold.setCheckState(Qt.CheckState.Unchecked)
             self.table.setItem(r, 0, fold)
             self.table.setItem(r, 1, QTableWidgetItem(s["keep"]))
-            self.table.setItem(r, 2, QTableWidgetItem(_why(s)))
+            why = QTableWidgetItem(_why(s))
+            why.setToolTip(_why(s))
+            self.table.setItem(r, 2, why)
+        self.table.resizeRowsToContents()  # a long reason wraps onto more lines
         self.merge_button.setEnabled(bool(self.suggestions))
-        self._end(f"{len(self.suggestions)} pairs to look at." if self.suggestions
-                  else "No two characters look like one person.")
+        n = len(self.suggestions)
+        self._end(f"{n} pair{'s' if n != 1 else ''} to look at." if n else "No two characters look like one person.")
 
     def tick(self, row: int, on: bool = True) -> None:
         self.table.item(row, 0).setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)

@@ -19,6 +19,10 @@ two names the answerer (the scene has moved: "Helen, give Mr. Bast his umbrella,
 "Jacky waited at the flat" and Jacky's speech). A name that speech tags also use
 is someone who speaks; it needs :data:`SPEAKER_ANSWERS` answers before the share says
 anything.
+
+Weaker evidence does not join; :func:`dialogue_leads` offers it to the scholar as merge
+suggestions: a name in address that one entry answers for half its answers, and a first
+name a relative of the other sex calls someone by ('"Janny," said Mr. Hall').
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from dataclasses import dataclass
 from litlens.quotes.aliases import Found, _cooccur, _speaks_of, _Union
 from litlens.quotes.gender import first_name_gender
 from litlens.quotes.lexicon import SPEECH_VERBS
+from litlens.quotes.names import _HONORIFICS
 from litlens.text.paragraphs import find_paragraphs
 
 MIN_ANSWERS = 2  # answers that make a name in address someone's (chosen on split halves, docs/characters.md)
@@ -168,12 +173,9 @@ def _tags_of(text: str, mentions: list, starts: list[int], span: tuple[int, int]
     return out
 
 
-def join_answered_names(found: Found, quotations: list | None) -> Found:
-    """``found`` with each name in address joined to the entry that answers to it."""
-    if not quotations:
-        return found
-    found_turns = speech_turns(found, quotations)
-    entities, turns, tagged = found_turns.entities, found_turns.by_paragraph, found_turns.tagged
+def _answers(found_turns: Turns) -> dict[int, Counter]:
+    """For each entry addressed by name, who answers it (entry indexes), itself included."""
+    turns = found_turns.by_paragraph
     answers: dict[int, Counter] = defaultdict(Counter)
     for q in sorted(turns):
         p = found_turns.before(q)
@@ -185,14 +187,27 @@ def join_answered_names(found: Found, quotations: list | None) -> Found:
                 continue  # a new scene: "Helen, give Mr. Bast his umbrella." / Jacky waited at the flat
             if answerer == who or answerer not in tags:
                 answers[who][answerer] += 1  # the addressed name answering counts too
+    return answers
+
+
+def _may_join(a, b) -> bool:
+    """Nothing in the text says the two entries are two people."""
+    return not _two_sexes(a, b) and not _cooccur(a.segments(), b) and not _speaks_of(a.forms, b)
+
+
+def join_answered_names(found: Found, quotations: list | None) -> Found:
+    """``found`` with each name in address joined to the entry that answers to it."""
+    if not quotations:
+        return found
+    found_turns = speech_turns(found, quotations)
+    entities, tagged = found_turns.entities, found_turns.tagged
     pairs = []
-    for who, by in answers.items():
+    for who, by in _answers(found_turns).items():
         answerer, n = by.most_common(1)[0]
         total = sum(by.values())
         if answerer == who or n < MIN_ANSWERS or n < SHARE * total or (tagged[who] and total < SPEAKER_ANSWERS):
             continue
-        a, b = entities[who], entities[answerer]
-        if not _two_sexes(a, b) and not _cooccur(a.segments(), b) and not _speaks_of(a.forms, b):
+        if _may_join(entities[who], entities[answerer]):
             pairs.append((answerer, who))
     return join_entries(found, entities, pairs)
 
@@ -210,3 +225,114 @@ def join_entries(found: Found, entities: list, pairs: list[tuple[int, int]]) -> 
         union.join(keep, other)
     entities, ambiguous = union.apply(entities, found.ambiguous)
     return Found(found.scan, entities, ambiguous, found.occurrences, found.speech)
+
+
+# --------------------------------------------------------------------------- leads for a scholar
+
+LEAD_ANSWERS = 2  # answers that make a name in address worth a look as the answerer's (joined: MIN_ANSWERS, SHARE)
+LEAD_SHARE = 0.5  # ... and the share of its answers that the answerer gives
+
+
+@dataclass(frozen=True)
+class Lead:
+    """Two entries the dialogue says may be one person, too weakly to join them: ``score``
+    is the share of the evidence that points at the pair, ``evidence`` says it in words."""
+
+    a: object  # the entity (an _Entity of ``found``)
+    b: object
+    reason: str  # "answers" or "family"
+    score: float
+    evidence: str
+
+
+_SEX_WORD = {"m": "man", "f": "woman"}
+
+
+def _label(entity) -> str:
+    form = max(entity.forms, key=lambda f: f.count)
+    return form.surfaces.most_common(1)[0][0] if form.surfaces else " ".join(form.words)
+
+
+def _own_first_name(entity, family: set[str]) -> bool:
+    """The text gives the entry a first name of its own: a full name ("Lucy Honeychurch";
+    a wife's "Mrs. John Knightley" is her husband's), or a word alone that is neither its
+    surname nor the ``family`` name ("Miss Hall" is a Hall)."""
+    surnames = _surnames(entity) | family
+
+    def husbands(f) -> bool:
+        return bool(f.hon) and _HONORIFICS[f.hon][1:] == ("f-married", "surname")
+
+    return any(len(f.words) > 1 and not husbands(f)
+               or len(f.words) == 1 and (not f.hon or _HONORIFICS[f.hon][2] == "any") and f.words[0] not in surnames
+               for f in entity.forms)
+
+
+def _surnames(entity) -> set[str]:
+    """Surnames the entry's forms write: of a full name, or after a title that takes one ("Mr. Hall")."""
+    return entity.surnames() | {f.words[0] for f in entity.forms
+                                if len(f.words) == 1 and f.hon and _HONORIFICS[f.hon][2] == "surname"}
+
+
+def _of_family(entity, family: set[str]) -> bool:
+    """The entry writes the family name as its surname, or after any title ("Miss Hall")."""
+    return bool(_surnames(entity) & family) or any(len(f.words) == 1 and f.hon and f.words[0] in family
+                                                    for f in entity.forms)
+
+
+def _bare_first_name(entity) -> bool:
+    return all(len(f.words) == 1 and not f.hon for f in entity.forms)
+
+
+def dialogue_leads(found: Found, quotations: list | None) -> list[Lead]:
+    """Pairs of entries of ``found`` that the dialogue says may be one person, for a scholar
+    to confirm (the merge suggestions); the joins of :func:`join_answered_names` need more.
+
+    * "answers": a name in address that one other entry answers :data:`LEAD_ANSWERS` times
+      or more and for :data:`LEAD_SHARE` of its answers ("Fagin," ... "said the Jew").
+    * "family": a bare first name that a tagged speaker addresses ('"Janny," said Mr. Hall')
+      goes with the one entry of the speaker's surname that has no first name of its own
+      and is of the name's sex but not the speaker's: a husband calls his wife, a mother
+      her son, by the first name. Not when a second entry of the surname could be the one
+      (two daughters, a mother and a daughter), nor when the speaker is of the name's sex
+      (a sister could be "Miss Dashwood" herself).
+    Neither when the text shows two people (:func:`join_answered_names`).
+    """
+    if not quotations:
+        return []
+    found_turns = speech_turns(found, quotations)
+    entities = found_turns.entities
+    leads = []
+    for who, by in _answers(found_turns).items():
+        total = sum(by.values())
+        others = [(n, k) for k, n in by.items() if k != who]
+        if not others:
+            continue
+        n, answerer = max(others)
+        if n >= LEAD_ANSWERS and n >= LEAD_SHARE * total and _may_join(entities[who], entities[answerer]):
+            said = f'"{_label(entities[who])}" is answered {n} of {total} times by {_label(entities[answerer])}'
+            leads.append(Lead(entities[answerer], entities[who], "answers", round(n / total, 3), said))
+    callers: dict[int, Counter] = defaultdict(Counter)
+    for addressed, tags in found_turns.by_paragraph.values():
+        if len(tags) == 1:
+            speaker = next(iter(tags))
+            for who in addressed - tags:
+                callers[who][speaker] += 1
+    for who, by in callers.items():
+        name = entities[who]
+        sex = _sex(name)
+        if not sex or not _bare_first_name(name):
+            continue
+        for speaker, n in by.most_common():
+            if _sex(entities[speaker]) in ("", sex):
+                continue
+            family = _surnames(entities[speaker])
+            kin = [k for k, e in enumerate(entities) if k not in (who, speaker) and _of_family(e, family)]
+            fits = [k for k in kin if not _own_first_name(entities[k], family) and _sex(entities[k]) in ("", sex)]
+            if len(fits) != 1 or not _sex(entities[fits[0]]) or not _may_join(name, entities[fits[0]]):
+                continue
+            total = sum(by.values())
+            leads.append(Lead(entities[fits[0]], name, "family", round(n / total, 3),
+                              f'{_label(entities[speaker])} says "{_label(name)}" ({n} of {total}); '
+                              f'the one {_SEX_WORD[sex]} of the family with no first name'))
+            break
+    return leads

@@ -269,8 +269,9 @@ def merge_suggestions(
 ) -> list[dict]:
     """Pairs of the book's characters (as they stand, edits included) that may be one
     person, likeliest first: ``keep`` (the more mentioned) and ``fold`` with their ids, the
-    probability and the reason ("names" or "learned";
-    :func:`~litlens.quotes.characters.suggest_merges`).
+    probability (for the dialogue's reasons, the share of its evidence), the reason ("names",
+    "learned", "answers" or "family") and the dialogue's evidence in words
+    (:func:`~litlens.quotes.characters.suggest_merges`).
     Reads the project only; merging is the user's choice (``editing.merge_characters``)."""
     from litlens.quotes.characters import suggest_merges
 
@@ -284,7 +285,7 @@ def merge_suggestions(
     found = suggest_merges(text, persons, quotations, characters, progress=progress, cancelled=cancelled)
     return [{"keep_id": str(rows[s.keep][0]), "keep": characters[s.keep].name,
              "fold_id": str(rows[s.fold][0]), "fold": characters[s.fold].name, "probability": s.probability,
-             "reason": s.reason}
+             "reason": s.reason, "evidence": s.evidence}
             for s in found]
 
 

@@ -95,3 +95,20 @@ def test_suggested_merges_can_be_cancelled(window, qtbot, fresh_gold):
     assert dialog.progress.isHidden() and dialog.cancel_button.isHidden()
     assert dialog.message.text() == "Cancelled; nothing was changed."
     assert dialog.table.rowCount() == 0 and not dialog.merge_button.isEnabled()
+
+
+def test_suggested_merges_say_what_the_dialogue_shows(window, qtbot, tmp_path):
+    from litlens.cli import main
+    from tests.quotes.test_dialogue_leads import SPOUSES
+
+    path = tmp_path / "inn.txt"
+    path.write_text("CHAPTER I.\n\n" + SPOUSES, encoding="utf-8")
+    project = tmp_path / "inn.litlens"
+    assert main(["ingest", str(path), "-p", str(project)]) == 0
+    panel = _open(window, qtbot, project)
+    panel.suggest_button.click()
+    dialog = panel.suggest_dialog
+    qtbot.waitUntil(lambda: dialog.progress.isHidden(), timeout=60000)
+    rows = [tuple(dialog.table.item(r, c).text() for c in range(3)) for r in range(dialog.table.rowCount())]
+    why = 'Mr. Hall says "Janet" (2 of 2); the one woman of the family with no first name'
+    assert ("Janet", "Mrs. Hall", why) in rows, rows

@@ -1,0 +1,110 @@
+"""Merge suggestions from the dialogue (``litlens.quotes.answers.dialogue_leads``), each on
+hand-built text: a first name a relative calls someone by, and a name in address that one
+other entry mostly answers. They are suggestions for the scholar, never joins."""
+
+from __future__ import annotations
+
+from litlens.model import Character
+from litlens.quotes.characters import discover_characters, suggest_merges
+from litlens.quotes.detect import detect_quotations
+from litlens.text.paragraphs import find_paragraphs
+from tests.quotes.conftest import mentions
+
+
+def _suggest(text: str, *names: str) -> tuple[list[Character], list]:
+    persons = mentions(text, *names)
+    quotations = detect_quotations(text, find_paragraphs(text))
+    characters = discover_characters(text, persons, quotations, model=None)
+    return characters, suggest_merges(text, persons, quotations, characters, model=None)
+
+
+def _entry(characters: list[Character], alias: str) -> int:
+    found = [k for k, c in enumerate(characters) if alias in c.aliases]
+    assert len(found) == 1, (alias, [c.name for c in characters])
+    return found[0]
+
+
+def _pairs(characters: list[Character], suggestions: list) -> dict[frozenset, object]:
+    return {frozenset((characters[s.keep].name, characters[s.fold].name)): s for s in suggestions}
+
+
+# A husband calls his wife by the first name the narration never gives her.
+SPOUSES = """Mr. Hall came up from the cellar. He was out of breath.
+
+"Janet," said Mr. Hall, "the door of his room is open."
+
+Mrs. Hall put down her cup. She looked at him.
+
+"It was shut an hour ago," said Mrs. Hall.
+
+"Janet," said Mr. Hall, "come and see for yourself." He went up the stairs.
+
+Mrs. Hall followed him slowly, and she was frightened.
+"""
+
+
+def test_a_first_name_a_husband_calls_his_wife_by_is_suggested_as_hers():
+    characters, suggestions = _suggest(SPOUSES, "Mr. Hall", "Mrs. Hall", "Janet")
+    wife, janet = _entry(characters, "Mrs. Hall"), _entry(characters, "Janet")
+    assert wife != janet  # one answer joins nothing: the scholar decides
+    lead = _pairs(characters, suggestions)[frozenset(("Mrs. Hall", "Janet"))]
+    assert lead.reason == "family" and (lead.keep, lead.fold) == (wife, janet)
+    assert lead.evidence == 'Mr. Hall says "Janet" (2 of 2); the one woman of the family with no first name'
+    assert not any(s.reason == "family" and _entry(characters, "Mr. Hall") in (s.keep, s.fold) for s in suggestions)
+
+
+def test_a_first_name_with_two_women_of_the_family_to_choose_from_is_no_lead():
+    text = SPOUSES.replace("Mrs. Hall followed him slowly", "Mrs. Hall and Miss Hall followed him slowly")
+    text += '\n"Who is there?" asked Miss Hall. She held the lamp high.\n'
+    characters, suggestions = _suggest(text, "Mr. Hall", "Mrs. Hall", "Miss Hall", "Janet")
+    assert not any(s.reason == "family" for s in suggestions)
+
+
+def test_a_first_name_spoken_by_someone_of_its_own_sex_is_no_lead():
+    # a brother speaking to the gardener: "Mr. Cavendish" may be the speaker himself
+    text = """John Cavendish and Lawrence Cavendish walked across the lawn. Mr. Cavendish was tired.
+
+"Albert," said John Cavendish, "the roses want water."
+
+Albert touched his hat. He was an old man, and he was slow.
+
+"Yes, sir," said Albert.
+
+Albert went off to the sheds. He came back with the can.
+
+"Albert," said John Cavendish, "and the beds by the house." He went in.
+
+"Lawrence is late," said Mr. Cavendish. He looked at his watch.
+"""
+    characters, suggestions = _suggest(text, "John Cavendish", "Lawrence Cavendish", "Lawrence", "Mr. Cavendish",
+                                       "Albert")
+    assert characters[_entry(characters, "Albert")].gender == "male"
+    assert _entry(characters, "Mr. Cavendish") != _entry(characters, "John Cavendish")  # one of two brothers
+    assert not any(s.reason == "family" for s in suggestions)
+
+
+# "Fagin" answered twice by "the Jew" and once by Charley: under the share that joins.
+ANSWERED = """The Jew sat by the fire. Charley Bates lay on the floor.
+
+"Fagin," said the Dodger, "is the boy asleep?"
+
+"Fast asleep, my dear," said the Jew. He rubbed his hands.
+
+"Fagin, what of the plate?" asked the Dodger.
+
+"Safe, my dear, safe," said the Jew.
+
+"Fagin, are we to go out tonight?" asked the Dodger.
+
+"Not tonight," said Charley Bates. He laughed.
+"""
+
+
+def test_a_name_in_address_mostly_answered_by_one_entry_is_suggested_as_his():
+    names = ("the Jew", "Fagin", "the Dodger", "Charley Bates")
+    characters, suggestions = _suggest(ANSWERED, *names)
+    jew, fagin = _entry(characters, "the Jew"), _entry(characters, "Fagin")
+    assert jew != fagin  # 2 answers of 3: short of the share that joins
+    lead = _pairs(characters, suggestions)[frozenset((characters[jew].name, characters[fagin].name))]
+    assert lead.reason == "answers" and lead.probability == round(2 / 3, 3)
+    assert '"Fagin"' in lead.evidence and "2 of 3" in lead.evidence
