@@ -1,7 +1,7 @@
 """SuggestMergesDialog: pairs of characters that may be one person, merged with one click.
 
-The suggestions come from :func:`litlens.services.books.merge_suggestions` (the name rules
-and the learned same-person step), computed off the GUI thread with a progress bar and a
+The suggestions come from :func:`litlens.services.books.merge_suggestions` (the name rules,
+the learned same-person step and the dialogue), computed off the GUI thread with a progress bar and a
 Cancel button. Each row says which character would be folded into which and why ("names":
 the name rules put both in one person; what the dialogue shows, such as a first name a
 husband calls his wife by; else the same-person probability). Ticked rows are
