@@ -108,3 +108,29 @@ def test_a_name_in_address_mostly_answered_by_one_entry_is_suggested_as_his():
     lead = _pairs(characters, suggestions)[frozenset((characters[jew].name, characters[fagin].name))]
     assert lead.reason == "answers" and lead.probability == round(2 / 3, 3)
     assert '"Fagin"' in lead.evidence and "2 of 3" in lead.evidence
+
+
+# A brother calls his sister by her first name; their mother, never given one, is named
+# beside her in the narration: two people, so no lead.
+SISTER = """Henry Archer came home late; he was tired, and he went to the drawing-room. Mrs. Archer and Janey were sitting by the lamp, and they looked up.
+
+"Janey," said Henry Archer, "where is mother's shawl?"
+
+"In the hall," said Mrs. Archer. She went on sewing.
+
+Mrs. Archer and Janey talked of the Mingotts all evening. Janey was his sister, and she was plain.
+
+"Janey," said Henry Archer, "you will tire your eyes." He laughed.
+
+"I like to read," said Janey. Mrs. Archer sighed, and Janey closed her book.
+
+Next day Mrs. Archer and Janey drove to the Wellands. Janey wore her grey dress.
+"""
+
+
+def test_a_first_name_named_beside_the_only_woman_of_the_family_is_no_lead():
+    characters, suggestions = _suggest(SISTER, "Henry Archer", "Mrs. Archer", "Janey")
+    assert _entry(characters, "Janey") != _entry(characters, "Mrs. Archer")
+    assert characters[_entry(characters, "Janey")].gender == "female"
+    assert characters[_entry(characters, "Henry Archer")].gender == "male"
+    assert not suggestions
