@@ -36,6 +36,7 @@ from litlens.quotes.aliases import Found, _cooccur, _speaks_of, _Union
 from litlens.quotes.gender import first_name_gender
 from litlens.quotes.lexicon import SPEECH_VERBS
 from litlens.quotes.names import _HONORIFICS
+from litlens.quotes.same_person import _surnames
 from litlens.text.paragraphs import find_paragraphs
 
 MIN_ANSWERS = 2  # answers that make a name in address someone's (chosen on split halves, docs/characters.md)
@@ -265,12 +266,6 @@ def _own_first_name(entity, family: set[str]) -> bool:
     return any(len(f.words) > 1 and not husbands(f)
                or len(f.words) == 1 and (not f.hon or _HONORIFICS[f.hon][2] == "any") and f.words[0] not in surnames
                for f in entity.forms)
-
-
-def _surnames(entity) -> set[str]:
-    """Surnames the entry's forms write: of a full name, or after a title that takes one ("Mr. Hall")."""
-    return entity.surnames() | {f.words[0] for f in entity.forms
-                                if len(f.words) == 1 and f.hon and _HONORIFICS[f.hon][2] == "surname"}
 
 
 def _of_family(entity, family: set[str]) -> bool:
