@@ -28,10 +28,11 @@ from PySide6.QtWidgets import (
 from litlens.services.editing import GENDERS
 from litlens.gui.lazy import WhenShown
 from litlens.gui.state import BookState
-from litlens.gui.style import signals_blocked
+from litlens.gui.style import FlowLayout, signals_blocked
 
 COLUMNS = ["Name", "Gender", "Mentions", "Quotations", "Aliases"]
 ALIASES = COLUMNS.index("Aliases")
+MIN_ALIASES_WIDTH = 240  # pixels; narrower, the panel scrolls sideways
 
 
 class CharacterPanel(QWidget):
@@ -67,11 +68,15 @@ class CharacterPanel(QWidget):
                                        "name, a nickname), to merge with one click")
         self.suggest_dialog = None
 
-        buttons = QHBoxLayout()
+        gender = QWidget()  # the label stays beside its box when the row wraps
+        gender_row = QHBoxLayout(gender)
+        gender_row.setContentsMargins(0, 0, 0, 0)
+        gender_row.addWidget(QLabel("Gender:"))
+        gender_row.addWidget(self.gender_box)
+        buttons = FlowLayout()  # wraps in a narrow dock instead of cutting the last buttons off
         for widget in (self.merge_button, self.suggest_button, self.split_button, self.rename_button,
-                       QLabel("Gender:"), self.gender_box, self.show_button):
+                       gender, self.show_button):
             buttons.addWidget(widget)
-        buttons.addStretch(1)
         search_row = QHBoxLayout()
         search_row.addWidget(self.search, 1)
         search_row.addWidget(self.shown)
@@ -129,14 +134,29 @@ class CharacterPanel(QWidget):
 
     def _size_columns(self) -> None:
         """Name, gender and counts as wide as their contents; the aliases take the rest and wrap."""
-        header = self.table.horizontalHeader()
         for col in range(len(COLUMNS)):
             if col != ALIASES:
                 self.table.resizeColumnToContents(col)
         name_width = min(self.table.columnWidth(0), 220)  # a very long name wraps rather than squeezing aliases
         self.table.setColumnWidth(0, name_width)
-        header.setSectionResizeMode(ALIASES, QHeaderView.ResizeMode.Stretch)
+        self._fit_aliases()
         self.table.resizeRowsToContents()
+
+    def _fit_aliases(self) -> None:
+        """The aliases take the width the other columns leave, but never less than
+        ``MIN_ALIASES_WIDTH``: in a narrow dock the table scrolls sideways instead of wrapping
+        every alias onto its own line."""
+        header = self.table.horizontalHeader()
+        left = self.table.viewport().width() - sum(self.table.columnWidth(c) for c in range(ALIASES))
+        if left >= MIN_ALIASES_WIDTH:
+            header.setSectionResizeMode(ALIASES, QHeaderView.ResizeMode.Stretch)
+        else:
+            header.setSectionResizeMode(ALIASES, QHeaderView.ResizeMode.Interactive)
+            self.table.setColumnWidth(ALIASES, MIN_ALIASES_WIDTH)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self._fit_aliases)  # once the table has its new width
 
     def _on_section_resized(self, column: int, old: int, new: int) -> None:
         if column == ALIASES:  # the panel changed width: aliases wrap differently, once the layout settles

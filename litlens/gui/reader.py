@@ -37,7 +37,7 @@ from litlens.model import QUOTE_TYPES
 from litlens.services.books import chapter_heading, chapter_label
 from litlens.services.session import QuoteRow
 from litlens.gui.state import OTHER_SPEAKER_COLOUR, BookState
-from litlens.gui.style import HUMAN_EDIT_COLOUR, TYPE_COLOURS, TYPE_LABELS, signals_blocked, tint
+from litlens.gui.style import HUMAN_EDIT_COLOUR, TYPE_COLOURS, TYPE_LABELS, FlowLayout, signals_blocked, tint
 
 _OUTSIDE_BMP = re.compile("[\U00010000-\U0010FFFF]")
 
@@ -615,16 +615,17 @@ class ReaderPanel(QWidget):
         clear = QPushButton("Clear filters")
         self.count = QLabel("")
 
-        bar = QHBoxLayout()
+        bar = FlowLayout(spacing=12)  # a narrow reader wraps the filters onto a second row
         bar.addWidget(self.legend)
         bar.addWidget(self.corrected_key)
-        bar.addSpacing(12)
-        bar.addWidget(QLabel("Speaker:"))
-        bar.addWidget(self.speaker_filter)
-        bar.addWidget(QLabel("Chapter:"))
-        bar.addWidget(self.chapter_filter)
+        for label, box in (("Speaker:", self.speaker_filter), ("Chapter:", self.chapter_filter)):
+            pair = QWidget()  # a label stays beside its box when the row wraps
+            row = QHBoxLayout(pair)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.addWidget(QLabel(label))
+            row.addWidget(box)
+            bar.addWidget(pair)
         bar.addWidget(clear)
-        bar.addStretch(1)
         bar.addWidget(self.count)
 
         right = QWidget()

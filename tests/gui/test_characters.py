@@ -63,6 +63,36 @@ def test_characters_aliases_are_not_cut_off(window, qtbot, gold_project):
             f"aliases of row {r} need more room than their cell has")
 
 
+def test_characters_buttons_wrap_in_a_narrow_dock_and_aliases_keep_their_width(window, qtbot, gold_project):
+    from PySide6.QtWidgets import QPushButton
+
+    from litlens.gui.characters import MIN_ALIASES_WIDTH
+
+    panel = _open(window, qtbot, gold_project)
+    window.resize(1366, 768)
+    window.arrange_docks(laptop=False)  # the wide layout on a laptop screen: a narrow right dock
+    window.docks["characters"].raise_()
+    qtbot.waitUntil(lambda: panel.width() < 500)
+    qtbot.wait(50)
+    buttons = [b for b in panel.findChildren(QPushButton) if b.isVisible()]
+    assert len(buttons) == 5
+    for button in buttons:  # every button whole inside the panel
+        corner = button.mapTo(panel, button.rect().bottomRight())
+        assert 0 <= corner.x() < panel.width(), button.text()
+    rows = {button.mapTo(panel, button.rect().topLeft()).y() for button in buttons}
+    assert len(rows) >= 2  # they wrapped
+    assert panel.search.mapTo(panel, panel.search.rect().topLeft()).y() > max(rows)  # below, not over them
+    qtbot.waitUntil(lambda: panel.table.columnWidth(ALIASES) >= MIN_ALIASES_WIDTH)
+    window.arrange_docks(laptop=True)  # the panel below the text: one row, the aliases take the room left
+    window.docks["characters"].raise_()
+    qtbot.waitUntil(lambda: panel.width() > 900)
+    qtbot.wait(50)
+    assert len({button.mapTo(panel, button.rect().topLeft()).y() for button in buttons}) == 1
+    table = panel.table
+    used = sum(table.columnWidth(c) for c in range(len(COLUMNS)))
+    assert abs(used - table.viewport().width()) <= 2
+
+
 def test_suggested_merges_list_a_split_name_and_merge_it_back(window, qtbot, fresh_gold):
     panel = _open(window, qtbot, fresh_gold)
     session = window.state.session

@@ -197,3 +197,19 @@ def test_window_alt_number_brings_a_panel_behind_a_tab_to_the_front(window, qtbo
     action.trigger()  # a closed panel opens again
     qtbot.wait(10)
     assert dock.isVisible() and not dock.visibleRegion().isEmpty()
+
+
+def test_reader_filters_wrap_when_the_side_panels_leave_the_text_little_room(window, qtbot, gold_project):
+    from PySide6.QtWidgets import QPushButton
+
+    _open(window, qtbot, gold_project)
+    window.resize(1366, 768)
+    window.arrange_docks(laptop=False)  # the wide layout chosen by hand on a laptop screen
+    reader = window.reader
+    clear = next(b for b in reader.findChildren(QPushButton) if b.text() == "Clear filters")
+    qtbot.waitUntil(lambda: reader.width() < 1000)
+    qtbot.wait(50)
+    for widget in (clear, reader.count, reader.chapter_filter):
+        corner = widget.mapTo(reader, widget.rect().bottomRight())
+        assert corner.x() < reader.width(), widget
+        assert corner.y() < reader.view.mapTo(reader, reader.view.rect().topLeft()).y()  # above the text, not over it
