@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -42,7 +41,7 @@ from PySide6.QtWidgets import (
 from litlens.gui.lazy import WhenShown
 from litlens.gui.llm_form import LLMFields, ask_then_run
 from litlens.gui.state import BookState, speaker_colours
-from litlens.gui.style import HUMAN_EDIT_COLOUR, WrappedLabel, signals_blocked
+from litlens.gui.style import HUMAN_EDIT_COLOUR, FlowLayout, WrappedLabel, signals_blocked
 from litlens.gui.table_model import RowsModel
 
 if TYPE_CHECKING:
@@ -152,7 +151,7 @@ class SpeakersPanel(QWidget):
         self.items: list[ReviewItem] = []
         self.quick: list[str] = []
         layout = QVBoxLayout(self)
-        top = QHBoxLayout()
+        top = FlowLayout()  # wraps in a narrow dock rather than cutting the last box off
         self.attribute_button = QPushButton("Attribute speakers…")
         self.attribute_button.clicked.connect(self.attribute_requested)
         self.colour_box = QCheckBox("Colour by speaker")
@@ -166,7 +165,6 @@ class SpeakersPanel(QWidget):
         top.addWidget(self.attribute_button)
         top.addWidget(self.colour_box)
         top.addWidget(self.names_box)
-        top.addStretch(1)
         top.addWidget(self.summary)
         layout.addLayout(top)
         # Above the tabs: in a tab page a wrapped label is given one line and the rest is cut off.

@@ -76,9 +76,11 @@ def test_characters_buttons_wrap_in_a_narrow_dock_and_aliases_keep_their_width(w
     qtbot.wait(50)
     buttons = [b for b in panel.findChildren(QPushButton) if b.isVisible()]
     assert len(buttons) == 5
-    for button in buttons:  # every button whole inside the panel
-        corner = button.mapTo(panel, button.rect().bottomRight())
-        assert 0 <= corner.x() < panel.width(), button.text()
+    dock = window.docks["characters"]
+    for button in buttons:  # every button whole inside the dock the user sees
+        corner = button.mapTo(dock, button.rect().bottomRight())
+        assert 0 <= corner.x() < dock.width(), button.text()
+    assert panel.width() <= dock.width()  # the panel fits: it does not scroll sideways
     rows = {button.mapTo(panel, button.rect().topLeft()).y() for button in buttons}
     assert len(rows) >= 2  # they wrapped
     assert panel.search.mapTo(panel, panel.search.rect().topLeft()).y() > max(rows)  # below, not over them

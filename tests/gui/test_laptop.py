@@ -213,3 +213,17 @@ def test_reader_filters_wrap_when_the_side_panels_leave_the_text_little_room(win
         corner = widget.mapTo(reader, widget.rect().bottomRight())
         assert corner.x() < reader.width(), widget
         assert corner.y() < reader.view.mapTo(reader, reader.view.rect().topLeft()).y()  # above the text, not over it
+
+
+def test_speakers_controls_wrap_in_the_narrow_right_dock(window, qtbot, gold_project):
+    _open(window, qtbot, gold_project)
+    window.resize(1366, 768)
+    window.arrange_docks(laptop=False)
+    window.docks["speakers"].raise_()
+    speakers, dock = window.speakers, window.docks["speakers"]
+    qtbot.waitUntil(lambda: 0 < dock.width() < 500)
+    qtbot.wait(50)
+    for widget in (speakers.attribute_button, speakers.colour_box, speakers.names_box):
+        corner = widget.mapTo(dock, widget.rect().bottomRight())  # the dock is what the user sees
+        assert corner.x() < dock.width(), widget.text()
+    assert speakers.width() <= dock.width()  # the panel fits: it does not scroll sideways
