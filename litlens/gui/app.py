@@ -10,6 +10,8 @@ import os
 import sys
 from pathlib import Path
 
+from litlens.gui.preview import application
+
 PANELS = ("window", "reader", "inspector", "characters", "charts", "speakers", "evidence", "quotations", "audit")
 DISPLAY_VARIABLES = ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
 
@@ -95,15 +97,6 @@ def display_problem(*, screenshot: bool = False, env: dict | None = None, platfo
             "runs the window with no screen")
 
 
-def _application():
-    from PySide6.QtWidgets import QApplication
-
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setApplicationName("LitLens")
-    app.setOrganizationName("LitLens")
-    return app
-
-
 def _open(window, target: Path | None) -> None:
     from litlens.gui.main_window import PROJECT_SUFFIXES, project_for
     from litlens.resources import sample_novel, sample_project
@@ -142,7 +135,7 @@ def run(target: str | None = None, *, screenshot: str | None = None, panel: str 
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     if panel not in PANELS:
         raise ValueError(f"--panel must be one of {', '.join(PANELS)}")
-    app = _application()
+    app = application()
     from PySide6.QtCore import QTimer
 
     from litlens.errors import LitLensError
@@ -197,49 +190,3 @@ def run(target: str | None = None, *, screenshot: str | None = None, panel: str 
     QTimer.singleShot(0, lambda: _open(window, Path(target) if target else None))
     app.exec()
     return outcome["code"]
-
-
-def preview(panel: str, argv: list[str] | None = None) -> None:
-    """Run one panel alone on the sample novel (``python -m litlens.gui.<panel> [--screenshot OUT.png]``)."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog=f"python -m litlens.gui.{panel}", description=f"the {panel} panel alone")
-    parser.add_argument("--screenshot", metavar="OUT.png", help="render offscreen, save the picture, exit")
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    if args.screenshot and "QT_QPA_PLATFORM" not in os.environ:
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    app = _application()
-    from litlens.gui.state import BookState
-    from litlens.resources import sample_novel, sample_project
-    from litlens.services.books import ingest_file
-    from litlens.services.session import BookSession
-
-    project = sample_project()
-    result = ingest_file(project, sample_novel())
-    state = BookState()
-    classes = _panel_classes()
-    widget = classes[panel](state)
-    widget.setWindowTitle(f"LitLens — {panel}")
-    widget.resize(1100, 750)
-    state.open_session(BookSession(project, result.book.id))
-    widget.show()
-    if args.screenshot:
-        app.processEvents()
-        if not widget.grab().save(args.screenshot):
-            raise SystemExit(f"litlens: error: cannot write the screenshot to {args.screenshot}")
-        return
-    app.exec()
-
-
-def _panel_classes() -> dict:
-    from litlens.gui.characters import CharacterPanel
-    from litlens.gui.charts import ChartsPanel
-    from litlens.gui.inspector import QuoteInspector
-    from litlens.gui.reader import ReaderPanel
-    from litlens.gui.speakers import SpeakersPanel
-    from litlens.gui.evidence import EvidencePanel
-    from litlens.gui.quotations import QuotationTable
-    from litlens.gui.audit_panel import AuditPanel
-
-    return {"reader": ReaderPanel, "inspector": QuoteInspector, "characters": CharacterPanel, "charts": ChartsPanel,
-            "speakers": SpeakersPanel, "evidence": EvidencePanel, "quotations": QuotationTable, "audit": AuditPanel}

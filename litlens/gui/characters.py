@@ -275,6 +275,6 @@ class CharacterPanel(QWidget):
 
 
 if __name__ == "__main__":
-    from litlens.gui.app import preview
+    from litlens.gui.preview import preview
 
-    preview("characters")
+    preview(CharacterPanel, "characters")

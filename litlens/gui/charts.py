@@ -14,8 +14,6 @@ Run alone: ``python -m litlens.gui.charts``.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
@@ -353,6 +351,6 @@ def _by_type(counts, types: frozenset[str]) -> str:
 
 
 if __name__ == "__main__":
-    from litlens.gui.app import preview
+    from litlens.gui.preview import preview
 
-    preview("charts")
+    preview(ChartsPanel, "charts")

@@ -471,6 +471,6 @@ class EvidencePanel(QWidget):
 
 
 if __name__ == "__main__":
-    from litlens.gui.app import preview
+    from litlens.gui.preview import preview
 
-    preview("evidence")
+    preview(EvidencePanel, "evidence")

@@ -220,6 +220,6 @@ def _escape(text: str) -> str:
 
 
 if __name__ == "__main__":
-    from litlens.gui.app import preview
+    from litlens.gui.preview import preview
 
-    preview("inspector")
+    preview(QuoteInspector, "inspector")

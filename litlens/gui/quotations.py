@@ -408,6 +408,6 @@ class QuotationTable(QWidget):
 
 
 if __name__ == "__main__":
-    from litlens.gui.app import preview
+    from litlens.gui.preview import preview
 
-    preview("quotations")
+    preview(QuotationTable, "quotations")

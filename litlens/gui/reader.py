@@ -740,6 +740,6 @@ class ReaderPanel(QWidget):
 
 
 if __name__ == "__main__":
-    from litlens.gui.app import preview
+    from litlens.gui.preview import preview
 
-    preview("reader")
+    preview(ReaderPanel, "reader")

@@ -376,6 +376,6 @@ def _on_finished(window, name: str, result: object) -> None:
 
 
 if __name__ == "__main__":
-    from litlens.gui.app import preview
+    from litlens.gui.preview import preview
 
-    preview("speakers")
+    preview(SpeakersPanel, "speakers")

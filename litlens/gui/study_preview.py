@@ -15,7 +15,8 @@ import random
 import sys
 from pathlib import Path
 
-from litlens.gui.app import _application, window_size
+from litlens.gui.app import window_size
+from litlens.gui.preview import application
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_BEIR = REPO.parent / "shared" / "data" / "birco-relic-dev"
@@ -58,7 +59,7 @@ def preview_study_panel(panel: str, argv: list[str] | None = None) -> None:
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     if args.screenshot and "QT_QPA_PLATFORM" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    app = _application()
+    app = application()
     project = Path(args.project) if args.project else demo_project(Path(args.beir))
     if panel == "annotate":
         from litlens.gui.annotate import AnnotatorView
