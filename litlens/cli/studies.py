@@ -119,7 +119,7 @@ def _cmd_study_export(args: argparse.Namespace) -> int:
     return 0
 
 def _cmd_study_merge(args: argparse.Namespace) -> int:
-    from litlens.services.studies import merge
+    from litlens.services.study_merge import merge
 
     report = merge(args.project, args.files)
     if args.json:

@@ -9,7 +9,8 @@ import shutil
 import pytest
 
 from litlens.cli import main
-from litlens.services.studies import AnnotationSession, export_study, merge
+from litlens.services.studies import AnnotationSession, export_study
+from litlens.services.study_merge import merge
 from litlens.store.project import open_project
 from litlens.store.studies import StudyStore, effective_judgments
 from tests.studies.conftest import ANSWERS, BEIR_MINI, LQA_MINI

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import csv
 import shutil
 
 import pytest
 
-from litlens.services.studies import AnnotationSession, assign, export_study, merge
+from litlens.services.studies import AnnotationSession, assign, export_study
+from litlens.services.study_merge import merge
 from litlens.store.project import open_project
 from litlens.store.studies import StudyStore
 from tests.services.test_csv_exports import PREFIXES, VALUE, assert_no_cell_runs

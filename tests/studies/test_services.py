@@ -17,9 +17,9 @@ from litlens.services.studies import (
     assign,
     create_proxy_study,
     export_study,
-    merge,
     qa_metrics,
 )
+from litlens.services.study_merge import merge
 from litlens.store.project import open_project
 from litlens.store.studies import StudyError, StudyStore
 from litlens.studies.overlap import options_overlap
