@@ -17,9 +17,10 @@ order and the candidate characters) and returns a :class:`BookContext`:
 - the writer of a letter quoted in full, from its signature: a closing ("Yours
   sincerely,", "your well-wisher and friend,", "Yours,") followed by a name that ends
   the quotation, on a line of its own or in capitals unless the closing is one only a
-  letter uses (:func:`letter_signer`); or, for a letter with no signature or cue after it,
-  from the narration that sets it out ("the letter from Jane, which ran thus:", "Mr.
-  Collins's letter" over "Dear Sir,", :func:`letter_writer`).
+  letter uses (:func:`~litlens.attribution.letters.letter_signer`); or, for a letter with
+  no signature or cue after it, from the narration that sets it out ("the letter from Jane,
+  which ran thus:", "Mr. Collins's letter" over "Dear Sir,",
+  :func:`~litlens.attribution.letters.letter_writer`).
 """
 
 from __future__ import annotations
@@ -32,12 +33,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from litlens.attribution.letters import letter_signer, letter_writer
 from litlens.model import NARRATOR, Character, EntityMention, Paragraph, Quotation
 from litlens.quotes.cues import Cue, cleft_cue, cue_after, cue_before
 from litlens.quotes.described import (
     _GENERIC_HEADS, _HONORIFIC_WORDS, _KIN_GENDER, _NOUN_GENDER, _VOICE_WORDS, description,
 )
-from litlens.quotes.lexicon import NAME_PARTICLES, Names, elided_particle, is_speech_verb
+from litlens.quotes.lexicon import NAME_PARTICLES, Names, elided_particle
 from litlens.quotes.narrator import FIRST_PERSON_RATE, first_person_rate
 
 CONVERSATION_GAP = 2  # paragraphs: a conversation goes on over at most one paragraph of narration
@@ -71,80 +73,6 @@ LINK_SHARE = 10  # ... and at least 1/LINK_SHARE as often as the bare name itsel
 # A noun cue's subject often goes on after the cue's last word: "said the gentleman in
 # the white waistcoat", "cried the voice of old Mr. Emerson".
 _NOUN_TAIL = re.compile(r"[ \t]*\n?[ \t]*(of|in|with)\s+((?:[^\W\d_][\w'’-]*\.?\s*){1,5})")
-
-
-# A letter quoted in full ends with a closing and its writer's name ("Yours sincerely, /
-# WILLIAM COLLINS."). Closings only letters use may sign on the same line; "yours" or "your
-# affectionate sister" may end speech to someone ("I am yours, Harriet."), so then the name
-# must stand on a line of its own or in capitals.
-_LETTER_ONLY = (r"yours(?:\s+(?:very\s+)?(?:sincerely|truly|faithfully|affectionately|ever|respectfully|obediently|"
-                r"gratefully|&c|etc)\.?)|(?:ever|affectionately|sincerely|faithfully|truly)\s+yours|"
-                r"your\s+(?:[a-z-]+\s+){0,4}?(?:well-wisher|servant)(?:\s+and\s+[a-z]+)?")
-_CLOSING = (rf"(?P<closing>(?:{_LETTER_ONLY})|yours|your\s+(?:most\s+|very\s+|ever\s+)?(?:affectionate|loving|devoted|"
-            r"faithful|obedient|sincere|grateful|attached)\s+[a-z]+)")
-_SIGNATURE = re.compile(
-    rf"{_CLOSING}[ \t]*[,.;:—–-]*(?P<gap>[ \t]*(?:\r?\n[ \t]*)*)"
-    r"(?P<name>(?:[A-Z][A-Za-z'’-]*\.?[ \t]+){0,3}[A-Z][A-Za-z'’-]*)[ \t]*[.!]?[ \t]*$",
-    re.IGNORECASE,
-)
-_LETTER_ONLY_RE = re.compile(rf"^(?:{_LETTER_ONLY})$", re.IGNORECASE)
-
-
-def letter_signer(quoted: str, match) -> tuple[int, ...]:
-    """The characters (``match``: a name -> candidates function) a quotation's closing
-    signature names, () when it has none. ``quoted`` is the quotation's text."""
-    tail = quoted[-400:].rstrip(" \t\r\n\"'“”‘’")
-    m = _SIGNATURE.search(tail)
-    if not m:
-        return ()
-    name = m.group("name")
-    words = name.replace(".", " ").split()
-    if not words or not all(w[:1].isupper() for w in words):
-        return ()  # IGNORECASE lets a lower-case word through
-    gap = m.group("gap")
-    # a line of its own: after a blank line, or indented (a hard-wrapped text breaks lines anywhere)
-    own_line = gap.count("\n") > 1 or ("\n" in gap and gap.rsplit("\n", 1)[1].startswith(("  ", "\t")))
-    capitals = name.isupper() and len(name) > 2
-    if not (own_line or capitals or _LETTER_ONLY_RE.match(" ".join(m.group("closing").split()))):
-        return ()
-    return match(name.title() if capitals else name)
-
-
-# A letter the narration introduces: its writer named just before it ("a letter from Jane,
-# which ran thus:", "Mr. Collins's letter", "Charlotte had written:") and the narration
-# setting it out (ending with a colon or "as follows") or the quotation opening with a
-# salutation ("My dear Lizzy,").
-_WRITING_NOUN = r"(?:letter|note|lines|epistle|billet|telegram|postscript)s?"
-_WRITER_NAME = r"(?P<name>(?:[A-Z][A-Za-z'’-]*\.?[ \t]+){0,3}[A-Z][A-Za-z'’-]*)"
-_WRITERS = (
-    re.compile(rf"\b{_WRITING_NOUN}\s+(?:[a-z]+\s+){{0,2}}?from\s+{_WRITER_NAME}"),
-    re.compile(rf"{_WRITER_NAME}['’]s?\s+(?:[a-z-]+\s+){{0,2}}?{_WRITING_NOUN}\b"),
-    re.compile(rf"{_WRITER_NAME}\s+(?:had\s+|has\s+)?(?:wrote|written|writes)\b"),
-    re.compile(rf"\b(?:wrote|writes)\s+{_WRITER_NAME}"),
-)
-_READ_OR_WRITE = frozenset({"read", "reads", "write", "writes", "wrote", "written", "ran", "runs", "run"})
-_SETS_OUT = re.compile(r"(?::|[—–]|--|\bas\s+follows[.:]?|\bthus[.:]?|\bin\s+these\s+words[.:]?)\s*$", re.IGNORECASE)
-_SALUTATION = re.compile(r"\s*(?:(?:my\s+)?(?:dear|dearest)\b[^.!?\n]{0,30}|(?:dear\s+)?(?:sir|madam|madame))\s*[,!]",
-                         re.IGNORECASE)
-
-
-def letter_writer(narration: str, quoted: str, match) -> tuple[int, ...]:
-    """The characters (``match``: a name -> candidates function) the narration right before
-    a quotation names as the writer of a letter it sets out, () when it names none: "She
-    opened Jane's letter, and read:", "a note from Mr. Collins, as follows:", or a
-    quotation opening "My dear Lizzy," under "Charlotte had written". ``narration`` is the
-    text between the previous quotation (or the paragraph before) and this one."""
-    tail = narration[-300:].rstrip(" \t\r\n\"'“”‘’")
-    if not tail or not (_SETS_OUT.search(tail) or _SALUTATION.match(quoted)):
-        return ()
-    named = [(m.start(), m.end(), found) for pattern in _WRITERS for m in pattern.finditer(tail)
-             if (found := match(m.group("name")))]
-    if not named:
-        return ()
-    _, end, writer = max(named, key=lambda x: x[0])  # the writer named last
-    if any(is_speech_verb(w) and w.lower() not in _READ_OR_WRITE for w in _WORD.findall(tail[end:])):
-        return ()  # "took out Mr. Collins's letter and said:" has someone speak
-    return writer
 
 
 # Aliases by which a character list marks the narrator (LitLens's own entry, PDNC's markers)
@@ -202,12 +130,19 @@ def _spouse_named(cue: Cue, mentions: Sequence[Mention], m_starts: Sequence[int]
     sp = _SPOUSE_CUE.search(cue.text)
     if sp is None:
         return None
-    want = "male" if sp.group(1).lower() == "his" else "female"
+    owner = _last_named(cue, mentions, m_starts, characters, "male" if sp.group(1).lower() == "his" else "female")
+    return spouses.get(owner) if owner is not None else None
+
+
+def _last_named(cue: Cue, mentions: Sequence[Mention], m_starts: Sequence[int], characters: Sequence[Character],
+                sex: str) -> int | None:
+    """The nearest single character of ``sex`` named before the cue (within 2,000
+    characters): the "his" or "her" of "said his wife", "said her father"."""
     k = bisect.bisect_left(m_starts, cue.start) - 1
     while k >= 0 and cue.start - mentions[k].end < 2000:
         owners = mentions[k].characters
-        if len(owners) == 1 and characters[owners[0]].gender == want:
-            return spouses.get(owners[0])
+        if len(owners) == 1 and characters[owners[0]].gender == sex:
+            return owners[0]
         k -= 1
     return None
 
@@ -245,17 +180,9 @@ def _kin_named(cue: Cue, mentions: Sequence[Mention], m_starts: Sequence[int],
     kin = _KIN_CUE.search(cue.text)
     if kin is None:
         return None
-    want = "male" if kin.group(1).lower() == "his" else "female"
     noun = kin.group(2).lower()
     sex = _KIN_GENDER[noun]
-    k = bisect.bisect_left(m_starts, cue.start) - 1
-    owner = None
-    while k >= 0 and cue.start - mentions[k].end < 2000:
-        owners = mentions[k].characters
-        if len(owners) == 1 and characters[owners[0]].gender == want:
-            owner = owners[0]
-            break
-        k -= 1
+    owner = _last_named(cue, mentions, m_starts, characters, "male" if kin.group(1).lower() == "his" else "female")
     if owner is None:
         return None
     family = _surnames(characters[owner], "born" if noun in _BIRTH_KIN else "married" if noun in _CHILDREN else "")

@@ -595,7 +595,7 @@ def test_a_bare_name_used_far_more_than_the_fuller_one_stays_its_own():
     ],
 )
 def test_a_letter_is_signed_by_the_name_under_its_closing(quoted, signer):
-    from litlens.attribution.context import letter_signer
+    from litlens.attribution.letters import letter_signer
 
     assert letter_signer(quoted, lambda name: (name,)) == ((signer,) if signer else ())
 
@@ -645,7 +645,7 @@ def test_a_signed_letter_is_given_to_its_writer_whoever_reads_it_out():
     ],
 )
 def test_a_letter_the_narration_sets_out_is_its_writers(narration, quoted, writer):
-    from litlens.attribution.context import letter_writer
+    from litlens.attribution.letters import letter_writer
 
     names = {"Jane": ("Jane",), "Mr. Collins": ("Mr. Collins",)}
     assert letter_writer(narration, quoted, lambda name: names.get(name, ())) == ((writer,) if writer else ())
