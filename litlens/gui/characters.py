@@ -156,7 +156,7 @@ class CharacterPanel(QWidget):
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().resizeEvent(event)
-        QTimer.singleShot(0, self._fit_aliases)  # once the table has its new width
+        QTimer.singleShot(0, self, self._fit_aliases)  # once the table has its new width (not if the panel is gone)
 
     def _on_section_resized(self, column: int, old: int, new: int) -> None:
         if column == ALIASES:  # the panel changed width: aliases wrap differently, once the layout settles

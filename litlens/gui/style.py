@@ -138,7 +138,7 @@ class FlowLayout(QLayout):
         height = self._rows_height(rows)
         if height != self._height:  # one row more or fewer: the parent layout makes room
             self._height = height
-            QTimer.singleShot(0, self.invalidate)
+            QTimer.singleShot(0, self, self.invalidate)  # with self as context: dropped if the layout is gone
 
     def _height_now(self) -> int:
         return self._height or self._rows_height(self.rows(self._one_row_width()))

@@ -144,3 +144,23 @@ def test_suggested_merges_say_what_the_dialogue_shows(window, qtbot, tmp_path):
     rows = [tuple(dialog.table.item(r, c).text() for c in range(3)) for r in range(dialog.table.rowCount())]
     why = 'Mr. Hall says "Janet" (2 of 2); the one woman of the family with no first name'
     assert ("Janet", "Mrs. Hall", why) in rows, rows
+
+
+def test_characters_panel_closed_right_after_a_resize_leaves_no_late_call(qtbot, gold_project):
+    import shiboken6
+    from PySide6.QtWidgets import QApplication
+
+    from litlens.gui.characters import CharacterPanel
+    from litlens.gui.state import BookState
+    from litlens.services.session import BookSession
+
+    state = BookState()
+    panel = CharacterPanel(state)
+    panel.show()
+    state.open_session(BookSession(gold_project, 1))
+    panel.resize(380, 500)  # queues the aliases fit and a wrapped button row
+    shiboken6.delete(panel)  # gone before the event loop runs them
+    with qtbot.captureExceptions() as raised:
+        QApplication.processEvents()
+        QApplication.processEvents()
+    assert raised == []
