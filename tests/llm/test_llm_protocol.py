@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from litlens.attribution.llm_answers import parse_answer
 from litlens.attribution.llm_protocol import (
     AliasMap,
     CandidateCharacter,
@@ -12,7 +13,6 @@ from litlens.attribution.llm_protocol import (
     QuoteRef,
     build_request,
     marked_passage,
-    parse_answer,
     plan_chunks,
     request_key,
     run_protocol,
