@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from litlens.attribution.context import AliasScanner, build_context
+from litlens.attribution.context import build_context
 from litlens.attribution.features import (
     BASE_FEATURES,
     SECOND_FEATURES,
@@ -14,6 +14,7 @@ from litlens.attribution.features import (
     second_rows,
     style_similarity,
 )
+from litlens.attribution.scanner import AliasScanner
 from litlens.model import Character, Quotation
 from litlens.quotes.lexicon import Names
 from litlens.text.paragraphs import find_paragraphs
