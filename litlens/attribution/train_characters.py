@@ -6,7 +6,8 @@ The two classifiers of :mod:`litlens.quotes.learned` ("same person?" over pairs 
 stands for the known character it maps to as ``litlens eval attribution`` maps discovered
 characters (:func:`~litlens.attribution.evaluate.map_discovered_to_gold`):
 
-* a pair is "same" when both entries stand for one character; a pair with an entry that
+* a pair is "same" when both entries stand for one character (by the list as
+  :func:`distinct_people` reads it); a pair with an entry that
   stands for no character is a weaker "different" (:data:`UNMAPPED_WEIGHT`: the list may
   simply not name a role or a one-off spelling);
 * an entry is "a person" when it stands for a character, read after the joining — with each
@@ -21,8 +22,9 @@ character model.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -61,6 +63,33 @@ class CharacterBook:
     weights: np.ndarray
 
 
+_MAIDEN = re.compile(r"miss\s+(?:\S+\s+)*?(\S+)$", re.IGNORECASE)
+_MARRIED = re.compile(r"(?:mrs|lady|madame|mme)\.?\s+(\S+)$", re.IGNORECASE)
+
+
+def distinct_people(gold_characters: Sequence[Character]) -> list[Character]:
+    """The known list with each married form of a maiden surname split off as a person of
+    its own.
+
+    Hand-made lists slip: PDNC gives Charlotte Lucas ("Miss Lucas") her mother's "Lady
+    Lucas" too. No woman is both "Miss Lucas" and "Lady Lucas" (she would have married a man
+    of her own surname), so "Lady Lucas" is another woman of the family. Learned as written,
+    the slip teaches the same-person step to join a mother to her daughter. Training labels
+    only: scores keep the list as given.
+    """
+    out = list(gold_characters)
+    for ci, c in enumerate(gold_characters):
+        names = [c.name, *c.aliases]
+        maiden = {m.group(1).lower() for a in names if (m := _MAIDEN.fullmatch(a.strip()))}
+        slips = [a for a in names if (m := _MARRIED.fullmatch(a.strip())) and m.group(1).lower() in maiden]
+        if slips and len(slips) < len(names):
+            kept = [a for a in c.aliases if a not in slips]
+            name = c.name if c.name not in slips else kept[0]
+            out[ci] = replace(c, name=name, aliases=kept)
+            out.extend(Character(name=a, aliases=[a], gender=c.gender) for a in dict.fromkeys(slips))
+    return out
+
+
 def entity_labels(found: Found, gold_characters: Sequence[Character]) -> list[int | None]:
     """The known character each entry of ``found`` stands for (None: none)."""
     pseudo = []
@@ -78,7 +107,7 @@ def character_book(name: str, text: str, persons: list[EntityMention], detected:
                    gold_characters: list[Character]) -> CharacterBook:
     """What the two classifiers learn from in one book (``detected``: the detector's quotations)."""
     found = find_entities(text, persons, detected)
-    mapped = entity_labels(found, gold_characters)
+    mapped = entity_labels(found, distinct_people(gold_characters))
     index = {id(e): k for k, e in enumerate(found.entities)}
     pairs, rows = pair_rows(found)
     labels = np.array([int(mapped[index[id(a)]] is not None and mapped[index[id(a)]] == mapped[index[id(b)]])
@@ -124,7 +153,8 @@ def person_data(books: Sequence[CharacterBook], held: Sequence[np.ndarray], thre
         found = join_pairs(b.found, b.pairs, p, threshold, floor)
         joined.append(found)
         rows.append(entry_rows(found, b.detected))
-        labels.append(np.array([int(g is not None) for g in entity_labels(found, b.gold_characters)], dtype=int))
+        people = distinct_people(b.gold_characters)
+        labels.append(np.array([int(g is not None) for g in entity_labels(found, people)], dtype=int))
     return joined, rows, labels
 
 

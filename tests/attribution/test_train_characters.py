@@ -9,6 +9,7 @@ from litlens.attribution.train_characters import (
     SEEDS,
     UNMAPPED_WEIGHT,
     character_book,
+    distinct_people,
     entity_labels,
     train_character_model,
 )
@@ -79,3 +80,26 @@ def test_a_trained_model_acts_at_the_given_thresholds_and_round_trips():
 def test_training_needs_two_books():
     with pytest.raises(ValueError, match="at least two books"):
         train_character_model(_books()[:1], 0.2, 0.5, 0.7)
+
+
+def test_a_married_form_of_a_maiden_surname_is_learned_as_another_woman():
+    # PDNC gives Charlotte Lucas her mother's "Lady Lucas"; the pair must not teach a join
+    text = ("Lady Lucas called on Mrs. Bennet. \"Charlotte is at home,\" said Lady Lucas. Charlotte Lucas "
+            "smiled. \"Mama is tired,\" said Charlotte. Lady Lucas went home, and Charlotte stayed.")
+    gold = [Character("Charlotte Lucas", ["Charlotte Lucas", "Miss Lucas", "Lady Lucas", "Charlotte", "Mrs. Collins"],
+                      "female"),
+            Character("Mrs. Bennet", ["Mrs. Bennet"], "female")]
+    people = distinct_people(gold)
+    assert [c.name for c in people] == ["Charlotte Lucas", "Mrs. Bennet", "Lady Lucas"]
+    assert "Lady Lucas" not in people[0].aliases and "Mrs. Collins" in people[0].aliases
+    assert gold[0].aliases[2] == "Lady Lucas"  # the list itself, which scores use, is left as it is
+    book = character_book("lucas", text, mentions(text, "Lady Lucas", "Mrs. Bennet", "Charlotte Lucas", "Charlotte"),
+                          [], gold)
+    mapped = dict(zip(map(id, book.found.entities), entity_labels(book.found, people)))
+    lady = next(e for e in book.found.entities if any(f.hon and f.words == ("Lucas",) for f in e.forms))
+    assert mapped[id(lady)] == 2
+    with_lady = [y for (a, b), y in zip(book.pairs, book.labels) if lady in (a, b)]
+    assert with_lady and not any(with_lady)
+    # a woman known by her own name and her married one stays one person
+    assert distinct_people([Character("Rachel Lynde", ["Rachel Lynde", "Mrs. Lynde"], "female")])[0].aliases == [
+        "Rachel Lynde", "Mrs. Lynde"]
