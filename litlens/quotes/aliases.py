@@ -349,6 +349,11 @@ def _group(forms: dict, sisters: frozenset = frozenset()) -> tuple[list[_Entity]
                         # a wife bears her husband's surname: "Madame Lebrun" joins a
                         # "Robert Lebrun" only if the text shows that person is a woman
                         fits = False
+            if fits and _HONORIFICS[lead.hon][1] == "f-married" and any(
+                    x.hon and _HONORIFICS[x.hon][1] == "f-title" and len(x.words) > 1 for x in e.forms):
+                # "Lady Anne Darcy", a peer's daughter, keeps her "Lady" when she marries: she
+                # is not the "Mrs. Darcy" Elizabeth is to become
+                fits = False
             if fits and id(e) in wives and _HONORIFICS[lead.hon][1] == "f-married" and sum(
                     f.count for f in c) >= sum(x.count for x in e.forms if x.hon and len(x.words) > 1):
                 # "Mrs. Musgrove" beside "Mrs. Charles Musgrove", whose husband Charles

@@ -289,9 +289,8 @@ def suggest_merges(
     suggests them; so does a scored pair of people whose forms belong to two entries.
     Likeliest first (the rules' first); without a same-person model only the rules' and the
     dialogue's suggestions are made. On the 20 PDNC novels, with models that never saw the
-    novel, 8 of the 23 suggestions join two entries of one person (4 of the 19 learned ones,
-    all 4 of the dialogue's), and they reach 8 of the 34 speaking characters left split in
-    several entries.
+    novel, 8 of the 21 suggestions join two entries of one person, and they reach 8 of the
+    34 speaking characters left split in several entries.
     """
     report = progress or (lambda fraction, message: None)
     if model == "default":

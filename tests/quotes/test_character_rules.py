@@ -1226,3 +1226,19 @@ def test_characters_the_speaker_after_a_scene_change_does_not_answer_a_name_in_a
     helen = owner(characters, "Helen")
     assert helen is not None
     assert owner(characters, "Jacky") not in (None, helen)
+
+
+# A peer's daughter keeps her "Lady" when she marries; "Mrs. Darcy" is the heroine to be.
+LADY_ANNE = """Mr. Darcy spoke of his mother. Lady Anne Darcy had been a kind woman, and she had loved Pemberley.
+"Lady Anne was the best of mothers," said Mr. Darcy, and he looked at the portrait of Lady Anne Darcy.
+"Mrs. Darcy!" cried Mrs. Bennet. "How rich and how great you will be, Mrs. Darcy!" Elizabeth smiled.
+"""
+
+
+def test_characters_a_married_title_is_not_a_lady_named_by_her_own_first_name():
+    characters = discover_characters(LADY_ANNE, mentions(LADY_ANNE, "Mr. Darcy", "Lady Anne Darcy", "Lady Anne",
+                                                         "Mrs. Darcy", "Mrs. Bennet", "Elizabeth"))
+    lady = owner(characters, "Lady Anne Darcy")
+    assert lady is not None and owner(characters, "Lady Anne") is lady
+    assert owner(characters, "Mrs. Darcy") is not lady
+    assert owner(characters, "Mr. Darcy") is not lady
