@@ -83,6 +83,34 @@ def test_cli_ingest_list_and_export(novel, tmp_path, capsys):
     assert ("merge" in out and "into" in out) if suggestions else out.startswith("no suggestions")
 
 
+# Mr. Darcy is named most, Elizabeth speaks most
+TALKER = """CHAPTER I.
+
+Mr. Darcy rode out. Mr. Darcy was proud, and Mr. Darcy was rich. Everyone looked at Mr. Darcy.
+
+"Good morning," said Elizabeth. "It is a fine day."
+
+"It is," said Elizabeth's mother.
+
+"Let us walk," said Elizabeth.
+
+"Yes," said Mr. Darcy.
+"""
+
+
+def test_cli_ingest_summary_lists_the_most_mentioned_by_mentions(tmp_path, capsys):
+    path = tmp_path / "talker.txt"
+    path.write_text(TALKER, encoding="utf-8")
+    project = str(tmp_path / "t.litlens")
+    assert main(["ingest", str(path), "-p", project]) == 0
+    assert main(["attribute", "-p", project]) == 0
+    capsys.readouterr()
+    assert main(["ingest", str(path), "-p", project]) == 0  # reopened: the summary once speakers are known
+    top = re.search(r"most mentioned: (.*)", capsys.readouterr().out).group(1)
+    counts = [int(n) for n in re.findall(r", (\d+)\)", top)]
+    assert top.startswith("Mr. Darcy") and counts == sorted(counts, reverse=True)
+
+
 def test_cli_reingest_reopens_without_rerunning(novel, tmp_path, capsys, monkeypatch):
     project = tmp_path / "walk.litlens"
     assert main(["ingest", str(novel), "-p", str(project)]) == 0

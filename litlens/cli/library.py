@@ -63,7 +63,7 @@ def _summarise(file: Path, project: Path, result) -> int:
     print(f"  {book.word_count:,} words, {book.chapters} chapters, {len(quotes):,} quotations "
           f"(explicit {types['explicit']}, anaphoric {types['anaphoric']}, implicit {types['implicit']}), "
           f"{book.characters} characters")
-    top = list_characters(project, book.id)[:8]
+    top = sorted(list_characters(project, book.id), key=lambda c: -c["mentions"])[:8]
     if top:
         print("  most mentioned: " + ", ".join(f"{c['name']} ({c['gender'][0]}, {c['mentions']})" for c in top))
     return 0
