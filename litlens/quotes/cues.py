@@ -2,8 +2,9 @@
 
 A cue (PDNC's *referring expression*) is a speech verb and the speaker's mention next to
 it. :func:`cue_after` looks for one at the start of the narration that follows a quotation
-("said he", "replied Mr. Collins, smiling", "Mr. Bennet coolly observed", "was the
-answer", and any past tense in the inverted order: "pronounced Poirot"); :func:`cue_before`
+("said he", "replied Mr. Collins, smiling", "said dour Major Callendar", "Mr. Bennet
+coolly observed", "Freddy was saying", "was the answer", "was Mr. Weston's quick
+amendment", and any past tense in the inverted order: "pronounced Poirot"); :func:`cue_before`
 at the end of the narration that introduces one ("Elizabeth coloured and said,", "she
 began:", "and I hedged:"). Both detection (:mod:`litlens.quotes.grouping` joins the pieces
 of a speech around a cue) and typing (:mod:`litlens.quotes.types`) read them, and so does
@@ -103,6 +104,39 @@ def _subject_after(toks: list[_Tok], i: int, names: Names) -> tuple[str, int] | 
             return "noun", phrase[1] if phrase else j
         return "name", j
     return None
+
+
+# Lower-case words that cannot be an epithet in front of a title: "said to Mr. Knox",
+# "told them Mrs. Lynde's news", "said that Mr. Elton".
+_NOT_EPITHETS = frozenset(
+    """to at with of for from on upon by towards toward near into about after before than that
+    which who whom whose and but or nor so as if when while then there here not never also only
+    even just still again once all both each every any no some this these those such very more
+    most much""".split()
+)
+
+
+def _epithet_before_title(toks: list[_Tok], i: int) -> bool:
+    """``toks[i]`` is a lower-case word, an epithet, before a title or another epithet that
+    leads to one ("dour" in "said dour Major Callendar", "pleasure-loving" before "Miss
+    Derek"). Read only right after an inverted speech verb, where nothing but the speaker's
+    description stands; elsewhere such a word may govern the name ("snubbing Mrs. Norris").
+    Only before a title, where the name that follows is sure."""
+    def epithet(k: int) -> bool:
+        if k + 1 >= len(toks):
+            return False
+        tok = toks[k]
+        if not tok.text[:1].islower() or toks[k + 1].start - tok.end > 1:
+            return False
+        word = tok.low
+        return not (word in _NOT_EPITHETS or word in _OBJECT_LEADS or word in PERSONAL_PRONOUNS
+                    or word in DETERMINERS or word in INDEFINITES or word in SPEECH_VERBS
+                    or not word.replace("-", "").isalpha() or len(word) < 3)
+
+    def title(k: int) -> bool:
+        return k < len(toks) and toks[k].low in HONORIFICS and toks[k].text[:1].isupper()
+
+    return epithet(i) and (title(i + 1) or (epithet(i + 1) and title(i + 2)))
 
 
 def _name_run_end(toks: list[_Tok], i: int, names: Names) -> int:
@@ -305,6 +339,9 @@ def cue_after(text: str, start: int, end: int, names: Names) -> Cue | None:
         j = i + 1
         while j < len(toks) and toks[j].low in _PARTICLES and j < i + 3:
             j += 1
+        epithets = j
+        while j < epithets + 2 and _epithet_before_title(toks, j):
+            j += 1  # "said dour Major Callendar", "sighed pleasure-loving Miss Derek"
         subj = _subject_after(toks, j, names)
         if subj:
             return _cue(text, toks, 0, subj[1], subj[0])
@@ -313,7 +350,10 @@ def cue_after(text: str, start: int, end: int, names: Names) -> Cue | None:
     if cleft:
         return cleft
     # "was the answer", "was her reply", "came the answer", "was Emma's calm answer".
-    if toks[0].low in {"was", "came"} and len(toks) > 1:
+    if toks[0].low in {"was", "were", "came"} and len(toks) > 1:
+        owned = _possessed_speech(text, toks, names)
+        if owned is not None:
+            return _cue(text, toks, 0, owned, "name")
         for k in range(1, min(len(toks), 6)):
             if toks[k].low in SPEECH_NOUNS:
                 kind = "noun"
@@ -329,8 +369,33 @@ def cue_after(text: str, start: int, end: int, names: Names) -> Cue | None:
         for k in range(last + 1, min(len(toks), last + 4)):
             if toks[k].low in SPEECH_VERBS:
                 return _cue(text, toks, 0, k, kind)
+            if toks[k].low in _PROGRESSIVE and k + 1 < len(toks) and toks[k + 1].low.endswith("ing") \
+                    and toks[k + 1].low in SPEECH_VERBS:
+                return _cue(text, toks, 0, k + 1, kind)  # "Freddy was saying", never "was told"
             if not (toks[k].low.endswith("ly") or toks[k].low in {"then", "again", "now", "only", "just", "still", "presently", "at", "last", "once", "had", "has", "have", "would", "could", "did"}):
                 break
+    return None
+
+
+_PROGRESSIVE = frozenset("was were is are".split())
+_POSSESSED_WORDS = 3
+
+
+def _possessed_speech(text: str, toks: list[_Tok], names: Names) -> int | None:
+    """Right after a quotation, "was Mr. Weston's quick amendment", "were Colonel Fitzwilliam's
+    words", "was Mrs. Moore's thought": a name in the possessive and a short phrase of
+    lower-case words that ends the clause. What the name owns there is the quotation, whatever
+    the noun. Index of the phrase's last word, else None."""
+    if not names.is_name_token(toks[1]):
+        return None
+    j = _name_run_end(toks, 1, names)
+    if not toks[j].low.endswith(("'s", "’s")) or j + 1 >= len(toks):
+        return None
+    for k in range(j + 1, min(len(toks), j + 1 + _POSSESSED_WORDS)):
+        if not toks[k].text[:1].islower() or toks[k].start - toks[k - 1].end > 1:
+            return None
+        if k + 1 == len(toks) or toks[k + 1].start - toks[k].end > 1:
+            return k  # the clause or a comma ends the phrase
     return None
 
 

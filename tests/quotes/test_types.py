@@ -230,3 +230,33 @@ def test_types_a_sentence_right_after_a_quotation_is_its_cue_not_the_next_ones()
 
 def test_types_cleft_after_a_quotation():
     assert typed('"Who is there?" It was Elizabeth who spoke.') == ("explicit", "Elizabeth")
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "expected"),
+    [
+        # an epithet between the verb and a title: the speaker's description, nothing else
+        ('"What can you expect?" said dour Mr. Collins.', ("explicit", "said dour Mr. Collins")),
+        ('"Why?" sighed pleasure-loving Mrs. Bennet.', ("explicit", "sighed pleasure-loving Mrs. Bennet")),
+        # the speech owned by a name, whatever the noun
+        ('"Four o\'clock!" was Mr. Darcy\'s quick amendment; and so it ended.', ("explicit", "was Mr. Darcy's quick amendment")),
+        ('"Strong objections," were Mr. Collins\'s words, and nobody argued.', ("explicit", "were Mr. Collins's words")),
+        ('"I shall go home," was Elizabeth\'s thought.', ("explicit", "was Elizabeth's thought")),
+        # the progressive of a speech verb
+        ('"Try the jam," Lydia was saying.', ("explicit", "Lydia was saying")),
+    ],
+)
+def test_types_less_usual_cue_orders_name_the_speaker(paragraph, expected):
+    assert typed(paragraph) == expected
+
+
+@pytest.mark.parametrize(
+    "paragraph",
+    [
+        '"Come here," Lydia was told.',  # a passive: Lydia is spoken to
+        '"Go," said to Mr. Darcy, was all.',  # a preposition is no epithet
+        '"Go," was Elizabeth\'s thought of the matter when all was said and done.',  # a longer clause
+    ],
+)
+def test_types_less_usual_orders_that_name_no_speaker(paragraph):
+    assert typed(paragraph) == ("implicit", None)
