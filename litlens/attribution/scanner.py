@@ -48,6 +48,33 @@ _JOIN = re.compile(r"[\s.]*")
 _TITLES_ONLY = _HONORIFIC_WORDS - {"young", "old", "little", "poor"}
 
 
+_MARRIED_TITLES = frozenset("mrs mistress madame mme frau signora senora".split())
+
+
+def _husbands_names(characters: Sequence[Character]) -> set[tuple[int, str]]:
+    """(entry, full name) for each married title + full name that another entry holds
+    without the title: "Mrs. John Dashwood" beside "John Dashwood" is his wife, and "John"
+    is his first name, not hers."""
+    def cores(c: Character) -> list[tuple[str | None, str]]:
+        out = []
+        for alias in [c.name, *c.aliases]:
+            words = normalise_alias(alias).split()
+            hon = words[0] if words and words[0] in _HONORIFIC_WORDS else None
+            core = words[1:] if hon else words
+            if len(core) >= 2:
+                out.append((hon, " ".join(core)))
+        return out
+
+    held = [cores(c) for c in characters]
+    plain: dict[str, set[int]] = {}
+    for ci, forms in enumerate(held):
+        for hon, core in forms:
+            if hon not in _MARRIED_TITLES:
+                plain.setdefault(core, set()).add(ci)
+    return {(ci, core) for ci, forms in enumerate(held) for hon, core in forms
+            if hon in _MARRIED_TITLES and plain.get(core, set()) - {ci}}
+
+
 class AliasScanner:
     """Finds the aliases of a character list in text, longest match first.
 
@@ -78,7 +105,9 @@ class AliasScanner:
                 if key.startswith("the ") and key.count(" ") >= 1:
                     owners.setdefault(key[4:], set()).add(ci)  # "the White Rabbit" -> "White Rabbit"
         # Parts of full names the list leaves out ("Bill" of "Bill Gorton", "Mr. Gorton"),
-        # unless they are somebody's alias already.
+        # unless they are somebody's alias already. A wife named by her husband's full name
+        # ("Mrs. John Dashwood" beside "John Dashwood") does not take his first name.
+        husbands = _husbands_names(characters)
         derived: dict[str, set[int]] = {}
         for ci, c in enumerate(characters):
             for alias in [c.name, *c.aliases]:
@@ -88,6 +117,8 @@ class AliasScanner:
                 if len(core) < 2:
                     continue
                 forms = [core[0], core[-1]] + ([f"{hon} {core[-1]}"] if hon else [])
+                if (ci, " ".join(core)) in husbands:
+                    forms = forms[1:]
                 for form in forms:
                     if len(form) > 2 and form not in owners and form not in _TITLES_ONLY:
                         derived.setdefault(form, set()).add(ci)
@@ -117,7 +148,7 @@ class AliasScanner:
                 words = normalise_alias(alias).split()
                 core = words[1:] if words and words[0] in _HONORIFIC_WORDS else words
                 if len(core) >= 2:
-                    for w in (core[0], core[-1]):
+                    for w in (core[0], core[-1])[(ci, " ".join(core)) in husbands:]:
                         parts.setdefault(w, set()).add(ci)
         self.linked: dict[int, tuple[int, ...]] = {}
         for ci, c in enumerate(characters):

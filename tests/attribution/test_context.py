@@ -48,6 +48,20 @@ def test_alias_scanner_adds_unlisted_name_parts_but_not_shared_aliases():
     assert scanner.match("said Mr. Gorton") == (0,)
 
 
+def test_alias_scanner_gives_a_husbands_first_name_to_him_not_to_his_wife():
+    # "Mrs. John Dashwood" is John Dashwood's wife: "said John" is never her
+    chars = [
+        Character("Fanny", ["Fanny", "Mrs. John Dashwood"], "female"),
+        Character("John Dashwood", ["John Dashwood", "Mr. Dashwood"], "male"),
+        Character("John Middleton", ["John Middleton", "Sir John"], "male"),
+        Character("Mrs. Jane Fairfax", ["Mrs. Jane Fairfax"], "female"),  # no husband listed: her own
+    ]
+    scanner = AliasScanner(chars)
+    assert scanner.match("said John") == (1, 2)
+    assert scanner.match("said Jane") == (3,)
+    assert scanner.match("said Mrs. Dashwood") == (0,)
+
+
 @pytest.mark.parametrize(
     ("subject", "named"),
     [
