@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from litlens.model import Character
 from litlens.quotes.described import _GENERIC_HEADS, _HONORIFIC_WORDS
-from litlens.quotes.lexicon import NAME_PARTICLES, Names, elided_particle
+from litlens.quotes.lexicon import HONORIFICS, NAME_PARTICLES, Names, elided_particle
 
 _MALE_TITLES = {"mr", "sir", "dr", "lord", "monsieur", "captain", "colonel", "professor", "major", "general", "rev", "inspector"}
 _TITLE_WORDS = _MALE_TITLES | {"mrs", "miss", "ms", "lady", "madame", "mme", "mlle", "mademoiselle"}
@@ -73,6 +73,21 @@ def _husbands_names(characters: Sequence[Character]) -> set[tuple[int, str]]:
                 plain.setdefault(core, set()).add(ci)
     return {(ci, core) for ci, forms in enumerate(held) for hon, core in forms
             if hon in _MARRIED_TITLES and plain.get(core, set()) - {ci}}
+
+
+_ABBREVIATED = frozenset("mr mrs ms dr st mme mlle capt col gen lieut rev prof".split())
+
+
+def _title_before_name(text: str, toks: list[tuple[int, int, str]], i: int) -> bool:
+    """``toks[i]`` is a title word that opens a longer name ("Master" of "Master Charles
+    Bates", "Dr." of "Dr. Bull"), not one that ends a sentence ("said the General. General
+    Tilney bowed")."""
+    if i + 1 >= len(toks) or toks[i][2] not in HONORIFICS or not text[toks[i + 1][0]].isupper():
+        return False
+    gap = text[toks[i][1] : toks[i + 1][0]]
+    if gap.startswith(".") and toks[i][2] in _ABBREVIATED:
+        gap = gap[1:]
+    return gap.isspace() and "\n\n" not in gap
 
 
 class AliasScanner:
@@ -250,9 +265,9 @@ class AliasScanner:
                     break
                 j += 1
                 words.append(toks[j][2])
-            if best is None:
-                i += 1
-                continue
+            if best is None or (best[0] == i and _title_before_name(text, toks, i)):
+                i += 1  # a title listed as a character ("The Master") before a name is the
+                continue  # name's: "Master Charles Bates" is Charley Bates
             j, owners = best
             if len(owners) > 1 and i > 0 and toks[i - 1][2] in _TITLE_GENDER and s0 - toks[i - 1][1] <= 3:
                 sex = _TITLE_GENDER[toks[i - 1][2]]

@@ -201,8 +201,9 @@ def _phrase_after(toks: list[_Tok], i: int, names: Names) -> tuple[str, int] | N
     kind = "noun"
     while j < len(toks) and j <= i + 4:
         t = toks[j]
-        if t.start - toks[j - 1].end > 2:  # punctuation between: the phrase ended
-            break
+        gap = t.start - toks[j - 1].end
+        if gap > 2 or (gap == 2 and t.text[:1].islower()):
+            break  # punctuation between: the phrase ended, unless a name stands in apposition
         verb = t.low in SPEECH_VERBS and not (t.text[:1].isupper() and names.mostly_capitalised(t.low))
         if verb or t.low in {"to", "with", "in", "at", "and", "but", "who", "as", "from", "of", "on"}:
             break

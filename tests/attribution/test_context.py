@@ -48,6 +48,17 @@ def test_alias_scanner_adds_unlisted_name_parts_but_not_shared_aliases():
     assert scanner.match("said Mr. Gorton") == (0,)
 
 
+def test_alias_scanner_reads_the_name_after_a_title_listed_as_a_character():
+    # PDNC lists "The Master" (a schoolmaster); "Master Charles Bates" is Charley Bates
+    chars = [
+        Character("The Master", ["The Master"], "male"),
+        Character("Charley Bates", ["Charley Bates", "Master Bates", "Bates", "Charley"], "male"),
+    ]
+    scanner = AliasScanner(chars)
+    assert scanner.match("cried Master Charles Bates") == (1,)
+    assert scanner.match("said the Master") == (0,)
+
+
 def test_alias_scanner_gives_a_husbands_first_name_to_him_not_to_his_wife():
     # "Mrs. John Dashwood" is John Dashwood's wife: "said John" is never her
     chars = [

@@ -244,6 +244,8 @@ def test_types_cleft_after_a_quotation():
         ('"I shall go home," was Elizabeth\'s thought.', ("explicit", "was Elizabeth's thought")),
         # the progressive of a speech verb
         ('"Try the jam," Lydia was saying.', ("explicit", "Lydia was saying")),
+        # a participle after the comma is no part of the subject, a name in apposition is
+        ('"Well," said the Gryphon, fixing Mr. Darcy with a stare.', ("explicit", "said the Gryphon")),
     ],
 )
 def test_types_less_usual_cue_orders_name_the_speaker(paragraph, expected):
@@ -260,3 +262,10 @@ def test_types_less_usual_cue_orders_name_the_speaker(paragraph, expected):
 )
 def test_types_less_usual_orders_that_name_no_speaker(paragraph):
     assert typed(paragraph) == ("implicit", None)
+
+
+def test_types_a_participle_after_a_noun_subject_ends_it():
+    # the name is the participle's object: the cue stays the man's, anaphoric
+    assert typed('"Well," said the man, fixing Mr. Darcy with a stare.') == ("anaphoric", "said the man")
+    # a name right after the comma stands in apposition and is the speaker
+    assert typed('"Well," said the stranger, Mr. Darcy.') == ("explicit", "said the stranger, Mr. Darcy")
