@@ -469,7 +469,7 @@ _ING_NOUNS = frozenset(
     "building meeting ceiling shilling farthing stocking lodging offspring beginning".split()
 )
 _RELATIVE = re.compile(r",\s*(?:who|whom|whose|which|that)\b[^,]*$", re.IGNORECASE)
-_WHO_BEFORE_VERB = re.compile(r",?\s*who\s+(?:\w+ly\s+)?")
+_WHO_BEFORE_VERB = re.compile(r",?\s*who(?:\s*,\s*\w+ing\b[^,.;:!?]*,)?\s+(?:\w+ly\s+)?")
 _FULL_STOP = re.compile(r"[.!?]+[)\]'’\"”]*(?=\s|$)|\n\s*\n")
 
 
@@ -488,7 +488,9 @@ def _is_object(text: str, toks: list[_Tok], k: int, last: int, verb: int, names:
     who in a voice of cold resentment said"); and a relative clause that holds the verb
     makes the name its subject ("looked at Darcy, who said")."""
     if _WHO_BEFORE_VERB.fullmatch(text, toks[last].end, toks[verb].start):
-        return False
+        return False  # "joined by Thorpe, who, coming to them with a gayer look, said"
+    if toks[k - 1].low == "by" and last >= verb - 1 and toks[verb - 1].low.endswith("'s"):
+        return False  # the speech is the name's own: "she was stopped by Sir Thomas's saying"
     prev = toks[k - 1]
     if not _could_be_subject(text, start, prev.start, names):
         return False

@@ -269,3 +269,19 @@ def test_types_a_participle_after_a_noun_subject_ends_it():
     assert typed('"Well," said the man, fixing Mr. Darcy with a stare.') == ("anaphoric", "said the man")
     # a name right after the comma stands in apposition and is the speaker
     assert typed('"Well," said the stranger, Mr. Darcy.') == ("explicit", "said the stranger, Mr. Darcy")
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "expected"),
+    [
+        # the relative clause holds the verb, past a participle between commas
+        ('Lydia was joined by Mr. Collins, who, coming to her with a gay look, said, "Go."',
+         ("explicit", "Mr. Collins, who, coming to her with a gay look, said")),
+        # after "by", a possessive's own speech: the agent speaks
+        ('Lydia was stopped by Mr. Darcy\'s saying, "Go."', ("explicit", "Mr. Darcy's saying")),
+        # "by" with a plain name is still a place beside him
+        ('Lydia stood by Mr. Darcy and said, "Go."', ("explicit", "Lydia stood by Mr. Darcy and said")),
+    ],
+)
+def test_types_an_agent_after_by_speaks_when_the_clause_says_so(paragraph, expected):
+    assert typed(paragraph) == expected
