@@ -336,6 +336,8 @@ def cue_after(text: str, start: int, end: int, names: Names) -> Cue | None:
     i = 0
     if toks[0].low.endswith("ly") and len(toks) > 1 and _inverted_verb(toks[1]):
         i = 1
+    elif len(toks) > 2 and [t.low for t in toks[:2]] in (["at", "last"], ["at", "length"]) and toks[2].low in SPEECH_VERBS:
+        i = 2  # "at last said Jem"
     if _inverted_verb(toks[i]):
         j = i + 1
         while j < len(toks) and toks[j].low in _PARTICLES and j < i + 3:
@@ -370,15 +372,30 @@ def cue_after(text: str, start: int, end: int, names: Names) -> Cue | None:
         for k in range(last + 1, min(len(toks), last + 4)):
             if toks[k].low in SPEECH_VERBS:
                 return _cue(text, toks, 0, k, kind)
+            if k + 1 < len(toks) and _PHRASAL.get(toks[k].low) == toks[k + 1].low:
+                return _cue(text, toks, 0, k + 1, kind)  # "Jem shot back", "Polly struck in"
+            if k == last + 1 and toks[last].low in _SPEECH_NOUNS and toks[k].low in _VOICE_VERBS:
+                return _cue(text, toks, 0, k, kind)  # "Jem's voice came"
             if toks[k].low in _PROGRESSIVE and k + 1 < len(toks) and toks[k + 1].low.endswith("ing") \
                     and toks[k + 1].low in SPEECH_VERBS:
                 return _cue(text, toks, 0, k + 1, kind)  # "Freddy was saying", never "was told"
-            if not (toks[k].low.endswith("ly") or toks[k].low in {"then", "again", "now", "only", "just", "still", "presently", "at", "last", "once", "had", "has", "have", "would", "could", "did"}):
+            if toks[k].low == "to" and toks[k - 1].low not in _CATENATIVES:
+                break  # "The words she would like to have said" has no speaker
+            if not (toks[k].low.endswith("ly") or toks[k].low in _BEFORE_SPEECH):
                 break
     return None
 
 
 _PROGRESSIVE = frozenset("was were is are".split())
+# Words between a subject and its speech verb after a quotation: "Jem then said", "Jem had
+# said", "Jem used to say", "Jem kept saying", "Jem managed to say".
+_BEFORE_SPEECH = frozenset(
+    "then again now only just still presently at last once had has have would could did used kept managed to".split()
+)
+_CATENATIVES = frozenset("used managed had".split())
+# Verbs that mean speech only with their particle: "Jem shot back", "Polly struck in".
+_PHRASAL = {"shot": "back", "flung": "back", "threw": "in", "struck": "in", "cut": "in", "chimed": "in", "broke": "in"}
+_VOICE_VERBS = frozenset("came rang sounded broke".split())
 _POSSESSED_WORDS = 3
 
 
@@ -468,6 +485,8 @@ _ING_NOUNS = frozenset(
     "morning evening nothing something anything everything during darling wedding pudding "
     "building meeting ceiling shilling farthing stocking lodging offspring beginning".split()
 )
+_SUBORDINATORS = frozenset("when after before as while till until if though although because since once".split())
+_BASE_VERBS = frozenset("see meet find leave join watch tell ask help visit".split())
 _RELATIVE = re.compile(r",\s*(?:who|whom|whose|which|that)\b[^,]*$", re.IGNORECASE)
 _WHO_BEFORE_VERB = re.compile(r",?\s*who(?:\s*,\s*\w+ing\b[^,.;:!?]*,)?\s+(?:\w+ly\s+)?")
 _FULL_STOP = re.compile(r"[.!?]+[)\]'’\"”]*(?=\s|$)|\n\s*\n")
@@ -499,6 +518,11 @@ def _is_object(text: str, toks: list[_Tok], k: int, last: int, verb: int, names:
     joined = text[prev.end : toks[k].start].isspace()
     if joined and prev.text.islower() and prev.low.endswith("ing") and len(prev.low) > 5 and prev.low not in _ING_NOUNS:
         return True  # a participle with its object: "approaching Julia", "snubbing George"
+    if joined and prev.low not in SPEECH_VERBS and (
+            _past_verb(prev) or (prev.low in _BASE_VERBS and k >= 2 and toks[k - 2].low == "to")):
+        # a verb's object: "She had met Fielding by chance, said", "to see Fanny alone, and said";
+        # not the end of a clause that opens the sentence: "When he had finished Fielding said"
+        return not any(t.low in _SUBORDINATORS for t in toks[: k - 1])
     # A relative clause opened after the subject and closed before the verb.
     before = text[toks[0].start : toks[k].start]
     return _RELATIVE.search(before) is not None and "," in text[toks[k].end : toks[verb].start]
@@ -538,6 +562,14 @@ def cue_before(text: str, start: int, end: int, names: Names) -> Cue | None:
                 break
     if verb is None:
         return None
+    aux = verb - 1
+    while aux > 0 and toks[aux].low.endswith("ly") and len(toks[aux].low) > 4:
+        aux -= 1
+    if aux >= 0 and toks[aux].low in _PASSIVE and toks[verb].low.endswith(("ed", "told")):
+        return None  # "and was immediately greeted with": the subject is spoken to
+    heard = _heard_speaker(text, toks, verb, names) or _coordinate_subject(text, toks, verb, names)
+    if heard is not None:
+        return _cue(text, toks, heard[1], verb, heard[0])
     # The subject: the nearest noun phrase before the verb in its comma-chunk, else the
     # sentence's first phrase (after "And", "Then", "At last", ...).
     candidates = list(range(verb - 1, -1, -1))
@@ -567,6 +599,70 @@ def cue_before(text: str, start: int, end: int, names: Names) -> Cue | None:
         return _subject_before_semicolon(text, start, s, end, toks, verb, names)
     kind, a, _ = best
     return _cue(text, toks, a, verb, kind)
+
+
+_PERCEPTION = frozenset("hear heard hears hearing overhear overheard overhears overhearing".split())
+_OBJECT_PRONOUNS = frozenset("him her it them".split())
+_BETWEEN_SUBJECT_AND_VERB = frozenset(
+    "thus then again still just now was were had would could did might should must once more".split()
+)
+_PASSIVE = frozenset("was were been being".split())
+_TIME_NOUNS = frozenset("moment minute instant second time day night morning evening while".split())
+_CLAUSE_LINKS = frozenset("and but while when whereupon till until".split())
+
+
+def _before_verb(toks: list[_Tok], verb: int) -> int:
+    """Index of the last word before ``toks[verb]`` that is no adverb or auxiliary ("his
+    wife was exclaiming", "heard him thus saying")."""
+    k = verb - 1
+    while k > 0 and (toks[k].low in _BETWEEN_SUBJECT_AND_VERB or (toks[k].low.endswith("ly") and len(toks[k].low) > 4)):
+        k -= 1
+    return k
+
+
+def _heard_speaker(text: str, toks: list[_Tok], verb: int, names: Names) -> tuple[str, int] | None:
+    """The one a perception verb's subject hears speak: "Emma heard her saying", "not too soon
+    to hear her friend exclaim", "she could hear his voice saying", "heard a low voice say".
+    (kind, first index of the phrase), else None: a name there is the nearest phrase anyway,
+    and "He heard himself remark" or "was heard to say" leave the subject speaking."""
+    k = _before_verb(toks, verb)
+    p = k - 1
+    while p >= 0 and p >= k - 4 and toks[p].low not in _PERCEPTION:
+        p -= 1
+    if p < 0 or p < k - 4 or toks[p].low not in _PERCEPTION:
+        return None
+    obj = p + 1
+    if toks[obj].start - toks[p].end > 1:
+        return None  # punctuation: "he heard, and said"
+    low = toks[obj].low
+    if obj == k and low in _OBJECT_PRONOUNS:
+        return "pronoun", obj
+    if low in DETERMINERS:
+        phrase = _phrase_after(toks, obj, names)
+        if phrase is not None and _before_verb(toks, phrase[1] + 1) <= k <= phrase[1]:
+            # "his voice saying" is his, as "he said" would be
+            voiced = low in {"his", "her"} and toks[k].low in _SPEECH_NOUNS
+            return ("pronoun" if voiced else phrase[0]), obj
+    return None
+
+
+def _coordinate_subject(text: str, toks: list[_Tok], verb: int, names: Names) -> tuple[str, int] | None:
+    """A clause after ", and" with a noun phrase of its own as the verb's subject: "Mr. Elton
+    had just joined them, and his wife was exclaiming", "Gregory fell back in his seat, and
+    the chairman repeated". The name earlier in the sentence is someone else. A voice or
+    look of someone ("and her voice said") is left to the sentence's subject."""
+    k = _before_verb(toks, verb)
+    for d in range(k, max(1, k - 4), -1):
+        if toks[d].low not in DETERMINERS or toks[d - 1].low not in _CLAUSE_LINKS:
+            continue
+        if d < 2 or not re.search(r"[,;]", text[toks[d - 2].end : toks[d - 1].start]):
+            return None
+        phrase = _phrase_after(toks, d, names)
+        if phrase is None or not (_before_verb(toks, phrase[1] + 1) <= k <= phrase[1]) \
+                or toks[k].low in _SPEECH_NOUNS or toks[k].low in _TIME_NOUNS:
+            return None  # "and her voice said", "and the next moment said"
+        return phrase[0], d
+    return None
 
 
 def _subject_before_semicolon(text: str, start: int, s: int, end: int, clause: list[_Tok], verb: int, names: Names) -> Cue | None:

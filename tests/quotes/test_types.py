@@ -285,3 +285,63 @@ def test_types_a_participle_after_a_noun_subject_ends_it():
 )
 def test_types_an_agent_after_by_speaks_when_the_clause_says_so(paragraph, expected):
     assert typed(paragraph) == expected
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "expected"),
+    [
+        # the one heard speaks, not the one who hears
+        ('Elizabeth heard her saying, "Go."', ("anaphoric", "her saying")),
+        ('Mr. Darcy distinctly heard him add, "Go."', ("anaphoric", "him add")),
+        ('Elizabeth turned away, but not too soon to hear her friend exclaim, "Go."', ("anaphoric", "her friend exclaim")),
+        ('Elizabeth could hear his voice saying, "Go."', ("anaphoric", "his voice saying")),
+        # hearing oneself, and the passive "was heard to say", leave the subject speaking
+        ('Mr. Darcy heard himself remark, "Go."', ("explicit", "Mr. Darcy heard himself remark")),
+        ('Mr. Collins was heard to say, "Go."', ("explicit", "Mr. Collins was heard to say")),
+        # what is heard is no speaker when it is not right before the verb
+        ('Mr. Darcy heard her in silence, and then said, "Go."',
+         ("explicit", "Mr. Darcy heard her in silence, and then said")),
+        # a clause after ", and" with a noun subject of its own
+        ('Mr. Collins had just joined them, and his wife was exclaiming, "Go."', ("anaphoric", "his wife was exclaiming")),
+        ('Mr. Collins sat down, and the old man repeated, "Go."', ("anaphoric", "the old man repeated")),
+        # ... but not a voice, a time, or an object joined without a comma
+        ('Lydia opened her door, and her voice said, "Go."', ("explicit", "Lydia opened her door, and her voice said")),
+        ('Lydia paused, and the next moment said, "Go."', ("explicit", "Lydia paused, and the next moment said")),
+        # a name right after a verb is its object when a subject comes first
+        ('She had met Mr. Darcy by chance at the post office, said, "Go."',
+         ("anaphoric", "She had met Mr. Darcy by chance at the post office, said")),
+        ('She was determined to see Lydia alone, and therefore said, "Go."',
+         ("anaphoric", "She was determined to see Lydia alone, and therefore said")),
+        # ... not the end of a clause that opens the sentence
+        ('When she had finished Lydia said, "Go."', ("explicit", "Lydia said")),
+    ],
+)
+def test_types_the_one_heard_or_a_new_subject_speaks(paragraph, expected):
+    assert typed(paragraph) == expected
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "expected"),
+    [
+        ('"Go on," Lydia used to say.', ("explicit", "Lydia used to say")),
+        ('"Go on," Lydia kept saying.', ("explicit", "Lydia kept saying")),
+        ('"Go on," Lydia managed to say.', ("explicit", "Lydia managed to say")),
+        ('"Go on," at last said Lydia.', ("explicit", "at last said Lydia")),
+        ('"Go on," Mr. Darcy\'s voice came.', ("explicit", "Mr. Darcy's voice came")),
+        ('"Go on," Lydia shot back.', ("explicit", "Lydia shot back")),
+        ('"Go on," Lydia struck in.', ("explicit", "Lydia struck in")),
+    ],
+)
+def test_types_catenative_and_phrasal_cues_after_a_quotation(paragraph, expected):
+    assert typed(paragraph) == expected
+
+
+@pytest.mark.parametrize(
+    "paragraph",
+    [
+        '"Go on," the words she would like to have said.',  # no speaker before "to"
+        'Lydia found Mr. Collins just returned, and was immediately greeted with, "Go."',  # a passive: spoken to
+    ],
+)
+def test_types_cues_that_name_no_speaker_after_all(paragraph):
+    assert typed(paragraph) == ("implicit", None)
