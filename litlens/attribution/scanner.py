@@ -163,7 +163,9 @@ class AliasScanner:
                 words = normalise_alias(alias).split()
                 core = words[1:] if words and words[0] in _HONORIFIC_WORDS else words
                 if len(core) >= 2:
-                    for w in (core[0], core[-1])[(ci, " ".join(core)) in husbands:]:
+                    # a wife listed by her husband's full name has his surname, not his first name
+                    ends = (core[-1],) if (ci, " ".join(core)) in husbands else (core[0], core[-1])
+                    for w in ends:
                         parts.setdefault(w, set()).add(ci)
         self.linked: dict[int, tuple[int, ...]] = {}
         for ci, c in enumerate(characters):
