@@ -20,6 +20,10 @@ the nearest such phrase to the verb, unless it is an object or sits in a relativ
 while an earlier name or pronoun of the sentence can be the subject ("Mr. Crawford,
 stepping forward to Maria, said", "Fielding, who did not dislike Miss Derek, replied"); a
 relative clause holding the verb makes its antecedent the subject ("at Darcy, who said").
+The one a perception verb hears speaks ("Emma heard him add", "to hear her friend exclaim"),
+a clause after ", and" with a noun subject of its own is that subject's ("and his wife was
+exclaiming"), a name right after a verb is its object ("She had met Fielding by chance,
+said"), and a passive ("and was immediately greeted with") names nobody.
 
 :func:`clause_start` and :func:`clause_end` find the sentence of narration a cue or a
 not-speech rule reads, in time linear in the text.

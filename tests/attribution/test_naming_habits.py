@@ -5,7 +5,8 @@ independent check uses: ``import-pdnc`` of a PDNC folder whose speakers are with
 The text is written for this test: one short scene per habit (a translated Russian novel's
 patronymics and French titles, New York's "van der" families, a schoolroom's "Mr.
 M'Choakumchild", a dialect "Mis'", a married name given in the gold list, "M." for
-Monsieur, an elided "d'" opening a surname, archaic "quoth", initials). Every cue names its
+Monsieur, an elided "d'" opening a surname, archaic "quoth", initials), and tags less usual
+than "said" ("used to say", "kept saying", "shot back", "at last said", "Denham's voice came"). Every cue names its
 speaker by a form the gold character list holds, or as a relative of the character just
 named ("said her father": Louisa's, whose list also gives her married name).
 """
@@ -119,6 +120,12 @@ SCENES = [
     ("Sancho", "Let it be so,", '"{q}" quoth Sancho.'),
     ("J. B. Smith", "The matter is closed,", '"{q}" said J. B. Smith.'),
     ("Sairey Gamp", "Leave the bottle,", '"{q}" says Mrs. Gamp.'),
+    (None, "CHAPTER VI\n\nThe fishing boats came in late, and the whole village stood on the quay."),
+    ("Berry Hamilton", "The sea gives and the sea takes,", '"{q}" Berry used to say.'),
+    ("Potapitch", "Not yet, not yet,", '"{q}" Potapitch kept saying.'),
+    ("Mr. Astley", "Then I shall wait,", '"{q}" Mr. Astley shot back.'),
+    ("Tony Last", "Here they are!", '"{q}" at last said Tony.'),
+    ("Ralph Denham", "Late again,", '"{q}" Denham\'s voice came.'),
 ]
 
 
