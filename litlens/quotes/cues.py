@@ -571,7 +571,7 @@ def cue_before(text: str, start: int, end: int, names: Names) -> Cue | None:
         aux -= 1
     if aux >= 0 and toks[aux].low in _PASSIVE and toks[verb].low.endswith(("ed", "told")):
         return None  # "and was immediately greeted with": the subject is spoken to
-    heard = _heard_speaker(text, toks, verb, names) or _coordinate_subject(text, toks, verb, names)
+    heard = _heard_speaker(toks, verb, names) or _coordinate_subject(text, toks, verb, names)
     if heard is not None:
         return _cue(text, toks, heard[1], verb, heard[0])
     # The subject: the nearest noun phrase before the verb in its comma-chunk, else the
@@ -624,16 +624,14 @@ def _before_verb(toks: list[_Tok], verb: int) -> int:
     return k
 
 
-def _heard_speaker(text: str, toks: list[_Tok], verb: int, names: Names) -> tuple[str, int] | None:
+def _heard_speaker(toks: list[_Tok], verb: int, names: Names) -> tuple[str, int] | None:
     """The one a perception verb's subject hears speak: "Emma heard her saying", "not too soon
     to hear her friend exclaim", "she could hear his voice saying", "heard a low voice say".
     (kind, first index of the phrase), else None: a name there is the nearest phrase anyway,
     and "He heard himself remark" or "was heard to say" leave the subject speaking."""
     k = _before_verb(toks, verb)
-    p = k - 1
-    while p >= 0 and p >= k - 4 and toks[p].low not in _PERCEPTION:
-        p -= 1
-    if p < 0 or p < k - 4 or toks[p].low not in _PERCEPTION:
+    p = next((j for j in range(k - 1, max(-1, k - 5), -1) if toks[j].low in _PERCEPTION), None)
+    if p is None:
         return None
     obj = p + 1
     if toks[obj].start - toks[p].end > 1:
