@@ -51,6 +51,39 @@ _TITLES_ONLY = _HONORIFIC_WORDS - {"young", "old", "little", "poor"}
 _MARRIED_TITLES = frozenset("mrs mistress madame mme frau signora senora".split())
 
 
+# Titles a list's placeholder entry may carry for a fuller character: a man's plain "Mr.",
+# an unmarried woman's "Miss" (a "Mrs." or a "Major" of the surname is a parent).
+_PLACEHOLDER_TITLES = {"mr": "male", "miss": "female"}
+
+
+def _placeholders(characters: Sequence[Character]) -> list[tuple[int, str, set[int]]]:
+    """A minor entry that is only "Mr." or "Miss" and a surname ("Mr. Crawford" beside
+    "Henry Crawford", "Miss Bertram" beside Maria and Julia Bertram): a list's placeholder
+    for the form the text calls a fuller character by. (entry, its key, the fuller entries
+    of its sex with that surname whose names carry no title). Only where the list says the
+    entry is minor (an imported gold list); the ranker then chooses among them by who the
+    text says speaks, as for a bare surname."""
+    by_surname: dict[str, set[int]] = {}
+    for fi, f in enumerate(characters):
+        names = [normalise_alias(a).split() for a in [f.name, *f.aliases]]
+        if any(w and w[0] in _TITLE_WORDS for w in names):
+            continue
+        for words in names:
+            if len(words) >= 2:
+                by_surname.setdefault(words[-1], set()).add(fi)
+    out = []
+    for ci, c in enumerate(characters):
+        keys = {normalise_alias(a) for a in [c.name, *c.aliases]} - {""}
+        words = next(iter(keys)).split() if len(keys) == 1 else []
+        if c.category != "minor" or len(words) != 2 or words[0] not in _PLACEHOLDER_TITLES:
+            continue
+        sex = _PLACEHOLDER_TITLES[words[0]]
+        fuller = {fi for fi in by_surname.get(words[1], ()) if fi != ci and characters[fi].gender == sex}
+        if fuller:
+            out.append((ci, " ".join(words), fuller))
+    return out
+
+
 def _husbands_names(characters: Sequence[Character]) -> set[tuple[int, str]]:
     """(entry, full name) for each married title + full name that another entry holds
     without the title: "Mrs. John Dashwood" beside "John Dashwood" is his wife, and "John"
@@ -104,6 +137,10 @@ class AliasScanner:
     sentences is a common word ("That" of "That Inspector In The Cab", "Man" of "the
     Wooden-Legged Man", "One" of "One Of The Police"): in the book's text it is found only
     where a capital inside a sentence marks it as a name, never at the start of a sentence.
+
+    An entry that is only a bare name ("Smith" beside "John Smith"), or a minor entry of a
+    gold list that is only "Mr." or "Miss" and a surname ("Mr. Crawford" beside "Henry
+    Crawford"), is linked to the fuller characters: its form names them all (``linked``).
 
     ``ranks`` maps a rank or office ("count", "colonel", "doctor") to the characters whose
     names start with it, for noun cues that name no one else ("said the count").
@@ -179,6 +216,9 @@ class AliasScanner:
                 if fuller and key in owners:
                     owners[key] = set(owners[key]) | fuller
                     self.linked[ci] = tuple(sorted(set(self.linked.get(ci, ())) | fuller))
+        for ci, key, fuller in _placeholders(characters):
+            owners[key] = set(owners[key]) | fuller
+            self.linked[ci] = tuple(sorted(set(self.linked.get(ci, ())) | fuller))
         self.genders = [c.gender for c in characters]
         self.names = names
         self.common = {f for f in derived if names and names.mostly_lower(f.split()[-1])}

@@ -572,6 +572,33 @@ def test_a_bare_name_entry_is_linked_to_the_fuller_characters_it_is_part_of():
     assert quote_owners == (0, 1)
 
 
+def test_a_minor_mr_or_miss_entry_is_linked_to_the_fuller_characters_of_its_surname():
+    def minor(name, gender):
+        return Character(name, [name], gender, category="minor")
+
+    chars = [
+        minor("Mr. Crawford", "male"),  # 0: a placeholder for the form the text calls Henry by
+        Character("Henry Crawford", ["Henry Crawford", "Henry"], "male", category="major"),
+        Character("Mary Crawford", ["Mary Crawford", "Miss Crawford"], "female", category="major"),
+        minor("Miss Bertram", "female"),  # 3
+        Character("Maria Bertram", ["Maria Bertram", "Maria"], "female", category="intermediate"),
+        Character("Julia Bertram", ["Julia Bertram", "Julia"], "female", category="intermediate"),
+        Character("Lady Bertram", ["Lady Bertram"], "female", category="intermediate"),  # titled: not a Miss
+        minor("Mrs. Vane", "female"),  # 7: a "Mrs." of the surname is a mother, not her daughter
+        Character("Sibyl Vane", ["Sibyl Vane", "Sibyl"], "female", category="intermediate"),
+        Character("Mr. Emerson", ["Mr. Emerson", "Old Mr. Emerson"], "male", category="intermediate"),  # 9
+        Character("George Emerson", ["George Emerson", "George"], "male", category="intermediate"),
+    ]
+    scanner = AliasScanner(chars)
+    assert scanner.match("Mr. Crawford") == (0, 1)  # never Mary: the title tells the sex
+    assert scanner.match("Miss Bertram") == (3, 4, 5)
+    assert scanner.match("Mrs. Vane") == (7,)
+    assert scanner.match("Mr. Emerson") == (9,)  # a listed character of its own, not a placeholder
+    # a list without categories (discovered characters) is left as it is
+    plain = [Character(c.name, c.aliases, c.gender) for c in chars]
+    assert AliasScanner(plain).match("Mr. Crawford") == (0,)
+
+
 def test_a_description_the_list_lacks_becomes_a_minor_character():
     from litlens.attribution.context import described_characters
 
