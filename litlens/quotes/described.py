@@ -48,6 +48,10 @@ _NOT_A_PERSON = {"first", "second", "third", "latter", "former", "last", "other"
                  "words", "word", "cry", "exclamation", "remark", "response", "retort", "door", "room", "way"}
 
 
+# Words an inverted cue may put between its verb and its subject ("cried out the porter")
+_BEFORE_SUBJECT = {"out", "up", "in", "on", "back", "forth", "again", "aloud", "now", "then", "at", "last", "length"}
+
+
 def description(text: str, after: str = "") -> tuple[str, str] | None:
     """The head noun and the words of a cue's "the ..." phrase ("said the worthy matron,
     setting it down" -> ("matron", "worthy matron")), stopping at a speech verb, a
@@ -57,8 +61,9 @@ def description(text: str, after: str = "") -> tuple[str, str] | None:
     waistcoat", "gentleman in the white waistcoat")), unless the phrase tells how
     the words were said ("with a smile", "in a low voice")."""
     m = _DESCRIBED.search(text)
-    if m is None:
-        return None
+    if m is None or not all(w in SPEECH_VERBS or w in _BEFORE_SUBJECT or w.endswith("ly")
+                            for w in text[: m.start()].lower().split()):
+        return None  # only the cue's subject: not "He surveyed the company, ..., and said"
     words: list[str] = []
     for w in m.group(1).split():
         low = w.lower()

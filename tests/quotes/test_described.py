@@ -26,6 +26,9 @@ def test_description_reads_the_head_noun_and_leaves_out_general_words():
     assert description("said the man") is None  # too general for one person
     assert description("said her father") is None  # a relative: someone of the list
     assert description("said Mr. Bumble") is None
+    assert description("cried out the porter") == ("porter", "porter")
+    # only the cue's subject: a "the ..." phrase elsewhere in a pronoun cue is someone else
+    assert description("He surveyed the company, saw Fielding crouched below him, and said") is None
 
 
 def test_a_general_noun_marked_out_by_the_phrase_after_the_cue_is_one_person():
