@@ -17,6 +17,7 @@ from litlens.quotes.answers import _sex, speech_turns
 from litlens.quotes.apposition import apposed
 from litlens.quotes.forms import _Form
 from litlens.quotes.gender import _vote_pronouns
+from litlens.quotes.cues import _PARTICLES
 from litlens.quotes.lexicon import SPEECH_VERBS
 
 # Nouns that tell a speaker's gender in a noun cue ("said his wife", "her father replied")
@@ -48,8 +49,9 @@ _NOT_A_PERSON = {"first", "second", "third", "latter", "former", "last", "other"
                  "words", "word", "cry", "exclamation", "remark", "response", "retort", "door", "room", "way"}
 
 
-# Words an inverted cue may put between its verb and its subject ("cried out the porter")
-_BEFORE_SUBJECT = {"out", "up", "in", "on", "back", "forth", "again", "aloud", "now", "then", "at", "last", "length"}
+# Words an inverted cue may put between its verb and its subject ("cried out the porter",
+# "said at last the porter"): the cue grammar's own particles
+_BEFORE_SUBJECT = _PARTICLES | {"at", "last", "length"}
 
 
 def description(text: str, after: str = "") -> tuple[str, str] | None:
