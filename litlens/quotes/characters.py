@@ -253,6 +253,25 @@ def _first_names(characters: list[Character]) -> list[set[str]]:
     return out
 
 
+def _surnames(characters: list[Character]) -> list[set[str]]:
+    """Each entry's surnames as its aliases write them: the last word of a full name
+    ("Athelney Jones") or the name after a title that takes a surname ("Dr. Watson",
+    "Inspector Ratcliffe"). A married woman's title is left out: her surname may be new."""
+    married = {t for t, (_, group, _) in _HONORIFICS.items() if group == "f-married"}
+    out = []
+    for c in characters:
+        names = set()
+        for alias in {c.name, *c.aliases}:
+            title, words = _alias_key(alias) or ("", ())
+            words = [w for w in words if w not in _PARTICLES]
+            if title in married or title == "the" or not words:
+                continue
+            if len(words) > 1 or (title and _HONORIFICS[title][2] == "surname"):
+                names.add(words[-1].lower())
+        out.append(names)
+    return out
+
+
 def _different_first_names(a: set[str], b: set[str]) -> bool:
     """Both entries have first names and none is the other's, even as a pet form."""
     def related(x: str, y: str) -> bool:
@@ -276,8 +295,9 @@ def suggest_merges(
     be one person: those whose names the name rules put in one person, and those the
     learned same-person step (4f) scores at ``floor`` or more without joining them (a first
     name and a married name, a nickname, a title never written beside the name), unless
-    the list has one as a man and the other as a woman, or gives both first names and
-    they differ ("Mr. Thaddeus Sholto", "Mr. Bartholomew Sholto"; a pet form is the same).
+    the list has one as a man and the other as a woman, gives both first names and they
+    differ ("Mr. Thaddeus Sholto", "Mr. Bartholomew Sholto"; a pet form is the same), or
+    gives both surnames, they differ, and neither entry is a woman's.
 
     Then what the dialogue shows (:func:`~litlens.quotes.answers.dialogue_leads`), with
     its evidence in words: a name in address that the other entry mostly answers, and a
@@ -289,7 +309,7 @@ def suggest_merges(
     suggests them; so does a scored pair of people whose forms belong to two entries.
     Likeliest first (the rules' first); without a same-person model only the rules' and the
     dialogue's suggestions are made. On the 20 PDNC novels, with models that never saw the
-    novel, 8 of the 21 suggestions join two entries of one person, and they reach 8 of the
+    novel, 8 of the 16 suggestions join two entries of one person, and they reach 8 of the
     34 speaking characters left split in several entries.
     """
     report = progress or (lambda fraction, message: None)
@@ -314,12 +334,18 @@ def suggest_merges(
         return (i, j) if (characters[i].mention_count, -i) >= (characters[j].mention_count, -j) else (j, i)
 
     first_names = _first_names(characters)
+    surnames = _surnames(characters)
 
     def apart(key: tuple[int, int]) -> bool:
-        """The list as it stands has a man and a woman (its genders may be the user's), or two
-        first names ("Mr. Thaddeus Sholto" and "Mr. Bartholomew Sholto": two brothers)."""
-        return ({characters[k].gender for k in key} == {"male", "female"}
-                or _different_first_names(*(first_names[k] for k in key)))
+        """The list as it stands has a man and a woman (its genders may be the user's), two
+        first names ("Mr. Thaddeus Sholto" and "Mr. Bartholomew Sholto": two brothers), or
+        two surnames and no woman ("Mr. Athelney Jones" and "Dr. Watson"; a woman's
+        surname changes when she marries, a man's does not)."""
+        genders = {characters[k].gender for k in key}
+        a, b = (surnames[k] for k in key)
+        return (genders == {"male", "female"}
+                or _different_first_names(*(first_names[k] for k in key))
+                or ("female" not in genders and bool(a) and bool(b) and not a & b))
 
     best: dict[tuple[int, int], tuple[float, str]] = {}
     for e in found.entities:

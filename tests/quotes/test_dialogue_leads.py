@@ -110,6 +110,55 @@ def test_a_name_in_address_mostly_answered_by_one_entry_is_suggested_as_his():
     assert '"Fagin"' in lead.evidence and "2 of 3" in lead.evidence
 
 
+# The same share of answers between two men of different surnames: two people, so no lead
+# (a woman's surname may change when she marries, a man's does not).
+SURNAMES = """Holmes sat by the fire. Dr. Watson and Mr. Jones stood at the window.
+
+"Mr. Jones," said Holmes, "is the cab at the door?"
+
+"It is waiting," said Dr. Watson. He looked down into the street.
+
+"Mr. Jones, have you the warrant?" asked Holmes.
+
+"In my pocket," said Dr. Watson. He patted his coat.
+
+"Mr. Jones, shall we go?" asked Holmes.
+
+"At once," said Mr. Jones. He took up his hat.
+"""
+
+
+def test_a_name_in_address_answered_by_a_man_of_another_surname_is_no_lead():
+    from litlens.quotes.characters import _surnames
+
+    characters, suggestions = _suggest(SURNAMES, "Holmes", "Dr. Watson", "Mr. Jones")
+    watson, jones = _entry(characters, "Dr. Watson"), _entry(characters, "Mr. Jones")
+    assert watson != jones
+    assert frozenset((characters[watson].name, characters[jones].name)) not in _pairs(characters, suggestions)
+    assert _surnames([characters[watson], characters[jones]]) == [{"watson"}, {"jones"}]
+    # the answers alone would suggest them: the same text with a woman's two names does
+    women = SURNAMES.replace("Dr. Watson", "Mrs. Elton").replace("Mr. Jones", "Miss Hawkins")
+    women = women.replace("He ", "She ").replace("his ", "her ")
+    characters, suggestions = _suggest(women, "Holmes", "Mrs. Elton", "Miss Hawkins")
+    wife, miss = _entry(characters, "Mrs. Elton"), _entry(characters, "Miss Hawkins")
+    assert _pairs(characters, suggestions)[frozenset((characters[wife].name, characters[miss].name))].reason == "answers"
+
+
+def test_surnames_are_read_from_full_names_and_surname_titles():
+    from litlens.quotes.characters import _surnames
+
+    entries = [
+        Character("Mr. Athelney Jones", ["Mr. Athelney Jones", "Athelney Jones"], "male"),
+        Character("Inspector Ratcliffe", ["Inspector Ratcliffe"], "male"),
+        Character("Sir John", ["Sir John"], "male"),  # "Sir" takes a first name
+        Character("Mrs. John Knightley", ["Mrs. John Knightley"], "female"),  # her surname may be new
+        Character("Miss Hawkins", ["Miss Hawkins", "Augusta Hawkins"], "female"),
+        Character("the Collector", ["the Collector"], "male"),
+        Character("Ronny", ["Ronny"], "male"),
+    ]
+    assert _surnames(entries) == [{"jones"}, {"ratcliffe"}, set(), set(), {"hawkins"}, set(), set()]
+
+
 # A brother calls his sister by her first name; their mother, never given one, is named
 # beside her in the narration: two people, so no lead.
 SISTER = """Henry Archer came home late; he was tired, and he went to the drawing-room. Mrs. Archer and Janey were sitting by the lamp, and they looked up.
