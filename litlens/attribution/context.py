@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from litlens.attribution.letters import letter_signer, letter_writer
-from litlens.attribution.scanner import _TITLE_WORDS, AliasScanner, normalise_alias
+from litlens.attribution.scanner import _MARRIED_TITLES, _TITLE_WORDS, AliasScanner, normalise_alias
 from litlens.model import NARRATOR, Character, EntityMention, Paragraph, Quotation
 from litlens.quotes.cues import Cue, cleft_cue, cue_after, cue_before
 from litlens.quotes.described import (
@@ -132,7 +132,6 @@ def _last_named(cue: Cue, mentions: Sequence[Mention], m_starts: Sequence[int], 
 # "said her father", "his sister answered": a relative of the man or woman last named.
 _KIN_CUE = re.compile(r"\b(his|her) (father|mother|brother|sister|son|daughter|uncle|aunt|nephew|niece)\b", re.IGNORECASE)
 _PARENT_TITLES = {"mr", "mrs", "sir", "lady", "lord", "old", "madame", "monsieur"}
-_MARRIED_TITLES = {"mrs", "madame", "mme"}
 _BIRTH_KIN = {"father", "mother", "brother", "sister"}
 _CHILDREN = {"son", "daughter"}
 
