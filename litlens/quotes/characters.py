@@ -167,6 +167,7 @@ from litlens.quotes.names import (
     _PARTICLES,
     _SPACE,
     _TextIndex,
+    known_first_name,
 )
 from litlens.quotes.learned import CharacterModel, default_model
 from litlens.quotes.narrator import narrator_character, needs_narrator
@@ -233,7 +234,8 @@ class MergeSuggestion:
 
 def _first_names(characters: list[Character]) -> list[set[str]]:
     """Each entry's first names as its aliases write them: the first word of a full name
-    ("Lucy Honeychurch", "Aunt Emily"), or one word that is some entry's first name ("Lucy").
+    ("Lucy Honeychurch"), one word that is some entry's first name ("Lucy"), or a first
+    name after a title of kinship ("Aunt Emily").
     A married woman's title + full name ("Mrs. John Knightley") names her husband, so it
     gives none."""
     def split(alias: str) -> tuple[str, list[str]]:
@@ -249,8 +251,15 @@ def _first_names(characters: list[Character]) -> list[set[str]]:
     for names, aliases in zip(full, split_aliases):
         one = {words[0] for title, words in aliases if len(words) == 1 and words[0] in known
                and (not title or _HONORIFICS[title][2] == "any")}
-        out.append(names | one)
+        kin = {words[0] for title, words in aliases if len(words) == 1 and title in _KIN_TITLES
+               and known_first_name(words[0])}
+        out.append(names | one | kin)
     return out
+
+
+# Titles of kinship that go before a first name ("Aunt Emily", "Uncle George", "Cousin Kate"):
+# the name after one is a first name when the lexicon knows it as one ("Uncle Knightley" is not).
+_KIN_TITLES = frozenset({"Aunt", "Uncle", "Cousin", "Sister"})
 
 
 def _surnames(characters: list[Character]) -> list[set[str]]:
@@ -309,7 +318,7 @@ def suggest_merges(
     suggests them; so does a scored pair of people whose forms belong to two entries.
     Likeliest first (the rules' first); without a same-person model only the rules' and the
     dialogue's suggestions are made. On the 20 PDNC novels, with models that never saw the
-    novel, 8 of the 16 suggestions join two entries of one person, and they reach 8 of the
+    novel, 8 of the 13 suggestions join two entries of one person, and they reach 8 of the
     34 speaking characters left split in several entries.
     """
     report = progress or (lambda fraction, message: None)

@@ -370,3 +370,19 @@ def test_merge_suggestions_leave_out_entries_with_different_first_names():
     assert not _different_first_names(names[3], names[4])  # a married name and a first name
     assert not _different_first_names({"Lizzy"}, {"Elizabeth"})  # a pet form
     assert not _different_first_names(set(), {"Elizabeth"})
+
+
+def test_a_title_of_kinship_goes_before_a_first_name():
+    from litlens.quotes.characters import _different_first_names, _first_names
+
+    entries = [
+        Character("Aunt Emily", ["Aunt Emily"], "female"),
+        Character("Mary Cavendish", ["Mary Cavendish", "Mrs. Cavendish"], "female"),
+        Character("Mrs. Inglethorp", ["Mrs. Inglethorp"], "female"),
+        Character("Uncle Knightley", ["Uncle Knightley"], "male"),  # a surname: no first name
+        Character("Cousin Kate", ["Cousin Kate"], "female"),
+    ]
+    names = _first_names(entries)
+    assert names == [{"Emily"}, {"Mary"}, set(), set(), {"Kate"}]
+    assert _different_first_names(names[0], names[1])  # two women
+    assert not _different_first_names(names[0], names[2])  # her married name may be hers
