@@ -232,6 +232,13 @@ class MergeSuggestion:
     evidence: str = ""  # the dialogue's evidence in words ("answers" and "family")
 
 
+# Titles of kinship that go before a first name ("Aunt Emily", "Uncle George", "Cousin Kate"):
+# the name after one is a first name when the lexicon knows it as one ("Uncle Knightley" is not).
+_KIN_TITLES = frozenset({"Aunt", "Uncle", "Cousin", "Sister"})
+# A married woman's titles ("Mrs.", "Madame"): the names after one may be her husband's.
+_MARRIED = frozenset(t for t, (_, group, _) in _HONORIFICS.items() if group == "f-married")
+
+
 def _first_names(characters: list[Character]) -> list[set[str]]:
     """Each entry's first names as its aliases write them: the first word of a full name
     ("Lucy Honeychurch"), one word that is some entry's first name ("Lucy"), or a first
@@ -243,8 +250,7 @@ def _first_names(characters: list[Character]) -> list[set[str]]:
         return title, [w for w in words if w not in _PARTICLES]
 
     split_aliases = [[split(a) for a in {c.name, *c.aliases}] for c in characters]
-    married = {t for t, (_, group, _) in _HONORIFICS.items() if group == "f-married"}
-    full = [{words[0] for title, words in aliases if len(words) > 1 and title not in married}
+    full = [{words[0] for title, words in aliases if len(words) > 1 and title not in _MARRIED}
             for aliases in split_aliases]
     known = set().union(*full) if full else set()
     out = []
@@ -257,23 +263,17 @@ def _first_names(characters: list[Character]) -> list[set[str]]:
     return out
 
 
-# Titles of kinship that go before a first name ("Aunt Emily", "Uncle George", "Cousin Kate"):
-# the name after one is a first name when the lexicon knows it as one ("Uncle Knightley" is not).
-_KIN_TITLES = frozenset({"Aunt", "Uncle", "Cousin", "Sister"})
-
-
 def _surnames(characters: list[Character]) -> list[set[str]]:
     """Each entry's surnames as its aliases write them: the last word of a full name
     ("Athelney Jones") or the name after a title that takes a surname ("Dr. Watson",
     "Inspector Ratcliffe"). A married woman's title is left out: her surname may be new."""
-    married = {t for t, (_, group, _) in _HONORIFICS.items() if group == "f-married"}
     out = []
     for c in characters:
         names = set()
         for alias in {c.name, *c.aliases}:
             title, words = _alias_key(alias) or ("", ())
             words = [w for w in words if w not in _PARTICLES]
-            if title in married or title == "the" or not words:
+            if title in _MARRIED or title == "the" or not words:
                 continue
             if len(words) > 1 or (title and _HONORIFICS[title][2] == "surname"):
                 names.add(words[-1].lower())
