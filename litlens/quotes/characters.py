@@ -239,17 +239,19 @@ _KIN_TITLES = frozenset({"Aunt", "Uncle", "Cousin", "Sister"})
 _MARRIED = frozenset(t for t, (_, group, _) in _HONORIFICS.items() if group == "f-married")
 
 
+def _name_words(alias: str) -> tuple[str, list[str]]:
+    """(canonical title or "the" or "", name words without particles) of an alias."""
+    title, words = _alias_key(alias) or ("", ())
+    return title, [w for w in words if w not in _PARTICLES]
+
+
 def _first_names(characters: list[Character]) -> list[set[str]]:
     """Each entry's first names as its aliases write them: the first word of a full name
     ("Lucy Honeychurch"), one word that is some entry's first name ("Lucy"), or a first
     name after a title of kinship ("Aunt Emily").
     A married woman's title + full name ("Mrs. John Knightley") names her husband, so it
     gives none."""
-    def split(alias: str) -> tuple[str, list[str]]:
-        title, words = _alias_key(alias) or ("", ())
-        return title, [w for w in words if w not in _PARTICLES]
-
-    split_aliases = [[split(a) for a in {c.name, *c.aliases}] for c in characters]
+    split_aliases = [[_name_words(a) for a in {c.name, *c.aliases}] for c in characters]
     full = [{words[0] for title, words in aliases if len(words) > 1 and title not in _MARRIED}
             for aliases in split_aliases]
     known = set().union(*full) if full else set()
@@ -271,8 +273,7 @@ def _surnames(characters: list[Character]) -> list[set[str]]:
     for c in characters:
         names = set()
         for alias in {c.name, *c.aliases}:
-            title, words = _alias_key(alias) or ("", ())
-            words = [w for w in words if w not in _PARTICLES]
+            title, words = _name_words(alias)
             if title in _MARRIED or title == "the" or not words:
                 continue
             if len(words) > 1 or (title and _HONORIFICS[title][2] == "surname"):

@@ -15,9 +15,9 @@ from collections import Counter, defaultdict
 from litlens.quotes.aliases import Found, _Entity
 from litlens.quotes.answers import _sex, speech_turns
 from litlens.quotes.apposition import apposed
+from litlens.quotes.cues import _PARTICLES
 from litlens.quotes.forms import _Form
 from litlens.quotes.gender import _vote_pronouns
-from litlens.quotes.cues import _PARTICLES
 from litlens.quotes.lexicon import SPEECH_VERBS
 
 # Nouns that tell a speaker's gender in a noun cue ("said his wife", "her father replied")
