@@ -32,7 +32,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 from litlens.attribution.letters import letter_signer, letter_writer
 from litlens.attribution.scanner import _MARRIED_TITLES, _TITLE_WORDS, AliasScanner, normalise_alias
@@ -43,9 +42,6 @@ from litlens.quotes.described import (
 )
 from litlens.quotes.lexicon import Names
 from litlens.quotes.narrator import FIRST_PERSON_RATE, first_person_rate
-
-if TYPE_CHECKING:
-    import numpy as np
 
 CONVERSATION_GAP = 2  # paragraphs: a conversation goes on over at most one paragraph of narration
 
@@ -262,8 +258,6 @@ class BookContext:
     first_person: float = 0.0  # "I" per 100 words of narration: a first-person narrator
     narrator_score: list[float] = field(default_factory=list)  # per candidate
     narrator: int | None = None  # the likeliest narrator in a first-person book
-    # sentence-encoder vectors of the quotations, filled on first use (litlens.attribution.meaning)
-    meanings: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def conversations(self) -> Conversations:

@@ -19,7 +19,6 @@ from pathlib import Path
 from litlens.attribution.base import Attribution
 from litlens.attribution.context import BookContext, build_context
 from litlens.attribution.features import recent_mentions
-from litlens.attribution.meaning import quotation_meanings
 from litlens.attribution.model_file import ModelFileError
 from litlens.attribution.ranker import PreparedBook, SpeakerRanker, load_ranker, prepare
 from litlens.errors import Cancelled as CancelledError
@@ -135,8 +134,7 @@ class CpuAttributor:
         prepared = self.prepare(book)
         if cancelled and cancelled():
             raise CancelledError("speaker attribution")
-        quotation_meanings(prepared.context, lambda f, m: report(0.2 + 0.6 * f, m), cancelled)
-        report(0.8, "ranking candidate speakers")
+        report(0.6, "ranking candidate speakers")
         predictions = self.ranker.predict(prepared)
         if cancelled and cancelled():
             raise CancelledError("speaker attribution")

@@ -20,8 +20,6 @@ speakers pick up their own phrases within a conversation. A later pass also meas
 much a quotation's words resemble what each candidate says in the rest of the book, by
 the previous pass's answers: tf-idf vectors of the quotations, each candidate's vector
 the answers' probabilities times the quotations' vectors, the quotation itself left out.
-The same comparison is made with what each quotation says, as a sentence encoder reads it
-(:mod:`litlens.attribution.meaning`): a character's concerns come back in other words.
 
 Who is present talks: a later pass also reads, by the previous pass's answers and always
 leaving the quotation itself out, how much each candidate says in the whole book (and
@@ -70,7 +68,7 @@ CONVERSATION_FEATURES = [
 BASE_FEATURES += CONVERSATION_FEATURES
 SECOND_FEATURES = [f"p1_nb{k}" for k in NEIGHBOURS] + [
     "p1_self", "p1_self_rank", "p1_nb-1_same_para", "p1_alt", "p1_conv_same", "p1_conv_other", "p1_conv_balance",
-    "p1_style_sim", "p1_style_lead", "p1_meaning_sim", "p1_meaning_lead",
+    "p1_style_sim", "p1_style_lead",
     "p1_book_share", "p1_talk_ratio", "p1_chapter_share", "p1_conv_share", "p1_last_turns", "p1_next_turns",
 ]
 STYLE_MIN_P = 0.05  # answers less likely than this leave a candidate's vector alone
@@ -357,7 +355,6 @@ def second_rows(ctx: BookContext, cands: list[list[int]], first: list[dict[int, 
             total.update(first[j])
         turn_p.append({c: v / len(qs) for c, v in total.items()})
     style = style_similarity(ctx, cands, first)
-    meaning = meaning_similarity(ctx, cands, first)
     book_talk: Counter = Counter()  # character -> sum of the answers' probabilities
     chapter_talk: dict[int, Counter] = {}
     chapter_quotes: Counter = Counter()
@@ -400,7 +397,7 @@ def second_rows(ctx: BookContext, cands: list[list[int]], first: list[dict[int, 
             c_same = same[ci] / w_same if w_same else 0.0
             c_other = other[ci] / w_other if w_other else 0.0
             vals += [c_same, c_other, c_same - c_other]
-            vals += [*style[i][r], *meaning[i][r]]
+            vals += list(style[i][r])
             mine = own.get(ci, 0.0)
             elsewhere = book_talk[ci] - mine
             in_chapter = chapter_talk[chapter][ci] - mine
@@ -436,24 +433,10 @@ def quotation_vectors(ctx: BookContext):
 def style_similarity(ctx: BookContext, cands: list[list[int]], first: list[dict[int, float]]) -> list[np.ndarray]:
     """Per quotation, (cosine, lead over the best other candidate) of its words to each
     candidate's words elsewhere in the book, by the answers ``first[i][character]``."""
-    return answer_similarity(quotation_vectors(ctx), cands, first, len(ctx.characters))
-
-
-def meaning_similarity(ctx: BookContext, cands: list[list[int]], first: list[dict[int, float]]) -> list[np.ndarray]:
-    """As :func:`style_similarity`, with the sentence encoder's vectors of what each quotation
-    says (:func:`litlens.attribution.meaning.quotation_meanings`) instead of its words."""
-    from litlens.attribution.meaning import quotation_meanings
-
-    return answer_similarity(quotation_meanings(ctx) if ctx.quotes else None, cands, first, len(ctx.characters))
-
-
-def answer_similarity(x, cands: list[list[int]], first: list[dict[int, float]], n_characters: int) -> list[np.ndarray]:
-    """Per quotation, (cosine, lead over the best other candidate) of its vector (row of
-    ``x``, unit length, sparse or dense; None: all zero) to each candidate's vector: the sum
-    of the other quotations' vectors weighted by the answers ``first[j][character]``."""
     from scipy import sparse
 
     out = [np.zeros((len(cs), 2), dtype=np.float32) for cs in cands]
+    x = quotation_vectors(ctx)
     if x is None:
         return out
     rows, cols, vals = [], [], []
@@ -463,15 +446,11 @@ def answer_similarity(x, cands: list[list[int]], first: list[dict[int, float]], 
                 rows.append(ci)
                 cols.append(i)
                 vals.append(p)
-    weight = sparse.csc_matrix((vals, (rows, cols)), shape=(n_characters, x.shape[0]))
-    if sparse.issparse(x):
-        sums = (weight @ x).toarray()  # character -> weighted sum of its quotations' vectors
-        self_sq = np.asarray(x.multiply(x).sum(axis=1)).ravel()
-    else:
-        sums = np.asarray(weight @ x, dtype=np.float64)
-        self_sq = (x.astype(np.float64) ** 2).sum(axis=1)
+    weight = sparse.csc_matrix((vals, (rows, cols)), shape=(len(ctx.characters), len(ctx.quotes)))
+    sums = (weight @ x).toarray()  # character -> weighted sum of its quotations' vectors
     sq = (sums * sums).sum(axis=1)
     dots = np.asarray(x @ sums.T)  # quotation x character
+    self_sq = np.asarray(x.multiply(x).sum(axis=1)).ravel()
     for i, cs in enumerate(cands):
         if not cs:
             continue

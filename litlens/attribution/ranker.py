@@ -13,10 +13,9 @@ quotation addresses ("My dear Mr. Bennet") leaves out that character, when anyon
 left; a letter whose signature, or the narration setting it out, names its writer is given
 to that character.
 Each later pass adds the previous pass's answers for the neighbouring quotations and the
-rest of the conversation, how much the quotation's words, and what it says as a sentence
-encoder reads it (:mod:`litlens.attribution.meaning`), resemble each candidate's elsewhere
-in the book by those answers, and how much each candidate has been talking in the book,
-the chapter and the conversation (:data:`SECOND_FEATURES`), and scores again,
+rest of the conversation, how much the quotation's words resemble each candidate's words
+elsewhere in the book by those answers, and how much each candidate has been talking in
+the book, the chapter and the conversation (:data:`SECOND_FEATURES`), and scores again,
 so that a speaker named once is carried along a run of unattributed turns. For training
 a later pass, the previous pass's answers on the training novels come from models that did
 not see those novels (cross-fitting by novel), so the pass learns how far to trust them.
@@ -42,7 +41,6 @@ from threadpoolctl import threadpool_limits
 from litlens.attribution.context import BookContext
 from litlens.attribution.dialogue import TURN_FEATURES, change_odds, fit_turn_model, turn_taking
 from litlens.attribution.features import BASE_FEATURES, SECOND_FEATURES, base_rows, candidates, second_rows
-from litlens.attribution.meaning import MEANING_ENCODER
 from litlens.attribution.model_file import FORMAT, ModelFileError, read_model_file, write_model_file
 from litlens.model import Cancelled, Progress
 
@@ -294,7 +292,6 @@ class SpeakerRanker:
                 "base_features": list(BASE_FEATURES),
                 "second_features": list(SECOND_FEATURES),
                 "turn_features": list(TURN_FEATURES),
-                "meaning_encoder": MEANING_ENCODER,
                 "trained_on": list(self.trained_on),
                 "meta": dict(self.meta),
                 "versions": {"litlens": __version__, "sklearn": sklearn.__version__, "lightgbm": lightgbm.__version__},
@@ -392,9 +389,6 @@ def load_ranker(path) -> SpeakerRanker:
         or state.get("turn_features") != list(TURN_FEATURES)
     ):
         raise ModelFileError("the model was trained on other features than this LitLens computes")
-    if state.get("meaning_encoder") != MEANING_ENCODER:
-        raise ModelFileError(f"the model read quotations with the encoder {state.get('meaning_encoder')!r}, "
-                             f"this LitLens reads them with {MEANING_ENCODER!r}")
     learners = state["learners"]
     if sorted(learners) != sorted(LEARNERS) or any(learners[k]["kind"] != LEARNERS[k].kind for k in LEARNERS):
         raise ModelFileError("the model has other learners than this LitLens uses")

@@ -26,7 +26,6 @@ from litlens.attribution.evaluate import (
     attribution_rows,
     score_rows,
 )
-from litlens.attribution.meaning import quotation_meanings
 from litlens.attribution.ranker import PreparedBook, SpeakerRanker, prepare, train_ranker
 from litlens.attribution.train_characters import CharacterBook, character_book, train_character_model
 from litlens.errors import InputFileError, LitLensError
@@ -264,14 +263,6 @@ def _training_set(novels: Sequence[Novel]) -> list[PreparedBook]:
     return [n.prepared for n in novels]
 
 
-def _training_novel(novel_dir: Path, progress: Progress, cancelled: Cancelled | None) -> Novel:
-    """A PDNC novel read for training, with the sentence encoder's reading of its quotations
-    (the later passes' evidence) done here, where it can report and be cancelled."""
-    novel = load_novel(novel_dir)
-    quotation_meanings(novel.prepared.context, lambda f, m: progress(f, f"{novel_dir.name}: {m}"), cancelled)
-    return novel
-
-
 # ---- training -------------------------------------------------------------------------
 
 
@@ -292,11 +283,11 @@ def train_attributor(
     if len(dirs) < 2:
         raise LitLensError("training the attributor needs at least two PDNC novels")
     loaded = []
-    report = progress or (lambda f, m: None)
     for i, d in enumerate(dirs):
         check_cancelled(cancelled, "training")
-        report(0.3 * i / len(dirs), f"reading {d.name}")
-        loaded.append(_training_novel(d, lambda f, m, i=i: report(0.3 * (i + f) / len(dirs), m), cancelled))
+        if progress:
+            progress(0.3 * i / len(dirs), f"reading {d.name}")
+        loaded.append(load_novel(d))
     ranker = train_ranker(_training_set(loaded), progress=sub_progress(progress, 0.3, 0.98), cancelled=cancelled)
     ranker.meta.update({"quotations": "gold", "characters": "gold"})
     tmp = out_path.with_name(out_path.name + ".tmp")
@@ -467,8 +458,7 @@ def evaluate_attribution(
         for j, d in enumerate(train_dirs):
             if d.name not in train_cache:
                 report(lo + (hi - lo) * 0.3 * j / len(train_dirs), f"reading {d.name}")
-                train_cache[d.name] = _training_novel(
-                    d, lambda f, m, j=j: report(lo + (hi - lo) * 0.3 * (j + f) / len(train_dirs), m), cancelled)
+                train_cache[d.name] = load_novel(d)
             check_cancelled(cancelled, "evaluation")
         report(lo + (hi - lo) * 0.3, f"training fold {pi + 1} of {len(plan)}")
         key = (str(Path(pdnc_dir).resolve()), tuple(d.name for d in train_dirs))

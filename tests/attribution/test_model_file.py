@@ -107,7 +107,6 @@ def _manifest_with(**changes) -> dict[str, bytes]:
         (lambda: {"model.json": b'{"format": "something-else"}'}, "does not name a LitLens attributor format"),
         (lambda: _manifest_with(format="litlens-attributor-5"), "in format 'litlens-attributor-5', this LitLens reads"),
         (lambda: _manifest_with(base_features=["cue_kind"]), "trained on other features than this LitLens computes"),
-        (lambda: _manifest_with(meaning_encoder="roberta-base"), "read quotations with the encoder 'roberta-base'"),
         (lambda: _manifest_with(turns="../../etc/passwd"), "names a member '../../etc/passwd' the archive does not hold"),
         (lambda: _manifest_with(calibration={"x": [0.5, 0.1], "y": [0, 1]}), "calibration knots are malformed"),
         (lambda: {**_bundled_members(), "choice-1.txt": b"tree\nnot really\n"}, "not a LightGBM text model"),
