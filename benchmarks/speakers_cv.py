@@ -59,24 +59,31 @@ SEED = 0  # --seed: the reduced ranker's and turn model's random state
 
 def fit(books):
     from lightgbm import LGBMClassifier
-    from sklearn.ensemble import HistGradientBoostingClassifier
-    import sklearn.ensemble
 
     x, y, _ = _stack(books, None, False)
     with _cpu_share():
         model = LGBMClassifier(n_estimators=100, num_leaves=15, learning_rate=0.1, min_child_samples=50,
                                colsample_bytree=0.5, reg_lambda=1.0, n_jobs=1, random_state=SEED, deterministic=True,
                                force_row_wise=True, verbose=-1).fit(x, y)
+    return model, fit_turns(books)
+
+
+def fit_turns(books):
+    """The reduced turn model (50 rounds at rate 0.15 instead of the shipped 200 at 0.05)."""
+    import sklearn.ensemble
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    with _cpu_share():
         full = HistGradientBoostingClassifier
         sklearn.ensemble.HistGradientBoostingClassifier = lambda **kw: full(**{**kw, "max_iter": 50, "learning_rate": 0.15})
         try:
-            turns = fit_turn_model([(b.context, b.labels) for b in books], SEED)
+            return fit_turn_model([(b.context, b.labels) for b in books], SEED)
         finally:
             sklearn.ensemble.HistGradientBoostingClassifier = full
-    return model, turns
 
 
-def predict(model, turns, book) -> list[int | None]:
+def first_pass(model, book) -> list[dict[int, float]]:
+    """The reduced ranker's answers, each quotation's candidates normalised (rules applied)."""
     sizes = [len(r) for r in book.base]
     x = np.vstack([_model_input(r, None) for r in book.base if len(r)])
     logit = model.predict(x, raw_score=True)
@@ -89,6 +96,11 @@ def predict(model, turns, book) -> list[int | None]:
         k += n
         e = np.exp(z - z.max())
         dists.append(_rule_out(book.context, qi, {c: float(v) for c, v in zip(book.candidates[qi], e / e.sum())}))
+    return dists
+
+
+def predict(model, turns, book) -> list[int | None]:
+    dists = first_pass(model, book)
     with _cpu_share():
         dists = turn_taking(book.context, dists, change_odds(book.context, turns))
     return [max(d, key=d.get) if d else None for d in dists]
