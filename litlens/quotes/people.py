@@ -14,8 +14,9 @@ mentions inside quoted speech and after "at", "in", "to", ... (places); pronoun 
 mention; how its words are written elsewhere in the book (in lower case, after "the" or
 "a", at sentence starts only, before a place word such as "Street"); how widely it is
 spread through the book and how many other entries are named near it; whether its words
-are part of a more mentioned entry's name. An entry that speaks or is addressed in a
-quotation is never left out.
+are part of a more mentioned entry's name. An entry that speaks, or is addressed in a
+quotation by a title, by a name the NER mostly calls a person or by words the book never
+writes in lower case, is never left out.
 """
 
 from __future__ import annotations
@@ -105,6 +106,7 @@ def entry_rows(found: Found, quotations: list | None = None) -> np.ndarray:
 
 
 CUED_TWICE = 2  # explicit cues naming a form that make its entry a speaker
+ADDRESSED_NER = 0.5  # share of its mentions the NER calls a person that lets an untitled common word in address stay
 _CUE_NAME = re.compile(rf"(?:[{_UP}][\w'’-]*\.?|{_LOWER_PARTICLE})(?:\s+(?:[{_UP}][\w'’-]*\.?|{_LOWER_PARTICLE}))*")
 
 
@@ -113,14 +115,27 @@ def speakers(found: Found, quotations: list | None = None) -> list[bool]:
     the speaker a detected quotation names, a name its explicit cues give twice ("expostulated
     Mr. Todd": the cue grammar reads verbs the speech-tag patterns do not), or a name
     addressed in a quotation ('"Yes, Lucy."'). They stay whatever the classifier says
-    (nobody who speaks is missing)."""
+    (nobody who speaks is missing). A name in address needs a title or a description ("Aunt
+    Emily", "the Invisible Man"), the NER to call at least half its mentions a person, or
+    words the book never writes in lower case: a quotation also opens with a greeting or an
+    oath ('"Merry Christmas, Marilla!"', '"By Jove, ..."') and quotes a book's or an inn's
+    name ('"Central Italy," by Baedeker', the "Jolly Cricketers"), and none of those is
+    anybody, while a name the NER has never met ("Kafarol") is written capitalised only."""
     named: set[str] = {_normal(q.speaker) for q in quotations or [] if getattr(q, "speaker", None)}
     cued = Counter(_normal(name) for q in quotations or [] for name in _cue_names(q))
     cued_twice = {name for name, n in cued.items() if n >= CUED_TWICE}
     entities = [e for e in found.entities if e.forms]
+
+    def spoken_to(e) -> bool:
+        if not any(f.vocatives or f.addressed for f in e.forms):
+            return False
+        if e.honorifics() or sum(f.ner for f in e.forms) >= ADDRESSED_NER * max(e.count, 1) or found.scan is None:
+            return True
+        words = {w.split()[-1] for f in e.forms for w in f.words if w not in _PARTICLES}
+        return not any(found.scan.lower_count(w) for w in words)
+
     # a cue names a form as written, title and all: "said Henry" is not "Sir Henry"
-    out = [any(f.tags or f.vocatives or f.addressed or _form_keys(f) & named or _written_keys(f) & cued_twice
-               for f in e.forms)
+    out = [spoken_to(e) or any(f.tags or _form_keys(f) & named or _written_keys(f) & cued_twice for f in e.forms)
            for e in entities]
     # "said the general" speaks for the most mentioned entry titled so ("General Tilney"),
     # which the text may never name at a speech verb

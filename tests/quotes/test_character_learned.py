@@ -217,6 +217,34 @@ def test_a_name_addressed_after_you_counts_as_spoken_to():
     assert all(f.addressed == 0 for e in listed.entities for f in e.forms)
 
 
+def test_a_greeting_or_a_quoted_title_at_a_quotations_edge_is_nobody_addressed():
+    # '"Merry Christmas, Marilla!"' and '"Central Italy," by Baedeker' put capitalised words
+    # where a name in address goes. The NER calls neither a person, neither has a title, and
+    # the book writes "merry" and "central" in lower case: being "addressed" does not keep
+    # them. Matthew (a person to the NER), Mrs. Barry (titled) and Kafarol (a name the NER
+    # does not know, but never written in lower case) stay spoken to.
+    text = ('Marilla came down early to a merry fire. Anne ran to the stairs.\n\n'
+            '"Merry Christmas, Marilla! Isn\'t it lovely?" said Anne.\n\n'
+            'On the central table lay "Central Italy," by Baedeker, and a letter.\n\n'
+            '"Merry Christmas, Matthew!" said Anne at the door.\n\n'
+            'Philip took up "Central Italy," again.\n\n'
+            '"Good morning, Mrs. Barry!" cried Anne at the gate.\n\n'
+            '"Kafarol, you are late," said Philip, and he looked at Kafarol.\n\n'
+            '"Kafarol, sit down," said Anne.\n')
+    found = find_entities(text, mentions(text, "Marilla", "Anne", "Matthew", "Philip"))
+    spoken_to = dict(zip((id(e) for e in found.entities if e.forms), speakers(found)))
+
+    def entry(*words):
+        return next(e for e in found.entities if any(f.words == words for f in e.forms))
+
+    for words in (("Merry", "Christmas"), ("Central", "Italy")):
+        assert sum(f.vocatives for f in entry(*words).forms) >= 1
+        assert not spoken_to[id(entry(*words))]
+    for words in (("Matthew",), ("Barry",), ("Kafarol",)):
+        assert spoken_to[id(entry(*words))]
+    assert not any(f.ner for f in entry("Kafarol").forms)
+
+
 def test_a_title_that_noun_cues_name_speaks_for_the_entry_bearing_it():
     # "said the general" speaks for General Fields, whom no speech verb names: the person
     # step must keep him, whatever his surname (a common word, a place's last word) scores
