@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import pickle
 import sys
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -45,7 +44,6 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 import speakers_cv  # noqa: E402
 from litlens.attribution import features  # noqa: E402
 from litlens.attribution.dialogue import change_odds, turn_taking  # noqa: E402
-from litlens.attribution.evaluate import MIN_QUOTES  # noqa: E402
 from litlens.services import attribution as service  # noqa: E402
 from litlens.services.evaluation import pdnc_novel_dirs  # noqa: E402
 
@@ -126,7 +124,7 @@ def main() -> None:
         return np.column_stack(cols + [sims[k][i][q] for k in kinds])
 
     for kinds in variants:
-        right = total = 0
+        answers = {}
         for f in range(FOLDS):
             train = [i for i in range(len(books)) if i % FOLDS != f]
             x, y = [], []
@@ -149,12 +147,8 @@ def main() -> None:
                     e = np.exp(z - z.max()) * (x_q[:, 0] > 0)  # a candidate the first pass ruled out stays out
                     e = e if e.sum() > 0 else x_q[:, 0]
                     dists.append({c: float(v) for c, v in zip(cands, e / e.sum())})
-                dists = turn_taking(book.context, dists, change_odds(book.context, turns[f]))
-                counts = Counter(label for label in book.labels if label is not None)
-                for label, d in zip(book.labels, dists):
-                    if label is not None and counts[label] >= MIN_QUOTES:
-                        total += 1
-                        right += bool(d) and max(d, key=d.get) == label
+                answers[i] = turn_taking(book.context, dists, change_odds(book.context, turns[f]))
+        right, total = speakers_cv.right_and_scored(books, answers)
         print(f"{'+'.join(kinds) or 'first pass alone':24} seed {args.seed}: {100 * right / total:.2f} % ({right}/{total})")
 
 

@@ -99,6 +99,19 @@ def first_pass(model, book) -> list[dict[int, float]]:
     return dists
 
 
+def right_and_scored(books, answers) -> tuple[int, int]:
+    """Quotations right and scored by the seed-003 convention (speakers with at least
+    MIN_QUOTES gold quotations), ``answers[i]`` being novel i's distributions."""
+    right = total = 0
+    for i, dists in answers.items():
+        counts = Counter(label for label in books[i].labels if label is not None)
+        for label, d in zip(books[i].labels, dists):
+            if label is not None and counts[label] >= MIN_QUOTES:
+                total += 1
+                right += bool(d) and max(d, key=d.get) == label
+    return right, total
+
+
 def predict(model, turns, book) -> list[int | None]:
     dists = first_pass(model, book)
     with _cpu_share():

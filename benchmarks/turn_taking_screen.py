@@ -37,19 +37,20 @@ import math
 import pickle
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
 
 from litlens.attribution import dialogue as D  # noqa: E402
-from litlens.attribution.evaluate import MIN_QUOTES  # noqa: E402
 from litlens.attribution.ranker import _cpu_share, _run_passes, blend  # noqa: E402
 from litlens.services import attribution as service  # noqa: E402
 from litlens.services.evaluation import pdnc_novel_dirs  # noqa: E402
+from speakers_cv import right_and_scored  # noqa: E402
 
 FOLDS = 5
 
@@ -74,14 +75,8 @@ def last_pass(books, fold_models: Path, cache: Path):
 
 
 def accuracy(books, answers) -> float:
-    ok = total = 0
-    for i, book in enumerate(books):
-        counts = Counter(label for label in book.labels if label is not None)
-        for label, dist in zip(book.labels, answers[i]):
-            if label is not None and counts[label] >= MIN_QUOTES:
-                total += 1
-                ok += bool(dist) and max(dist, key=dist.get) == label
-    return round(100 * ok / total, 2)
+    right, total = right_and_scored(books, answers)
+    return round(100 * right / total, 2)
 
 
 def shipped(books, pre, turns, odds=None):
