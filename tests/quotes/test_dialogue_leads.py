@@ -1,6 +1,7 @@
 """Merge suggestions from the dialogue (``litlens.quotes.answers.dialogue_leads``), each on
 hand-built text: a first name a relative calls someone by, and a name in address that one
-other entry mostly answers. They are suggestions for the scholar, never joins."""
+other entry mostly answers; and an entry that is only a shorter form of names listed under
+others. They are suggestions for the scholar, never joins."""
 
 from __future__ import annotations
 
@@ -183,3 +184,45 @@ def test_a_first_name_named_beside_the_only_woman_of_the_family_is_no_lead():
     assert characters[_entry(characters, "Janey")].gender == "female"
     assert characters[_entry(characters, "Henry Archer")].gender == "male"
     assert not suggestions
+
+
+# "Tom" is the first name of two men the book writes in full, and written alone more often
+# than both, so the name rules keep it as an entry of its own; it is offered as a shorter
+# form of each.
+TWO_TOMS = """Tom Chitling came up the stairs with Betsy. He was a stout young man.
+
+"He says his name is Tom White," said the officer. It was the name the boy gave.
+
+"Stick up to her, Tom," said Fagin. "She's a fine girl." Fagin rubbed his hands.
+
+"I mean to," replied Tom. Tom looked at Betsy, and Tom laughed.
+
+"Who is the boy?" asked Tom Chitling. Nobody answered him, and Tom sat down.
+
+"Tom White, you will come with me," said the officer.
+"""
+
+
+def test_a_first_name_two_full_names_share_is_suggested_for_each_not_joined():
+    characters, suggestions = _suggest(TWO_TOMS, "Tom Chitling", "Tom White", "Tom", "Fagin", "Betsy")
+    tom, chitling, white = (_entry(characters, a) for a in ("Tom", "Tom Chitling", "Tom White"))
+    assert len({tom, chitling, white}) == 3  # ambiguous in the text: the scholar decides
+    pairs = _pairs(characters, suggestions)
+    for other, also in ((chitling, "Tom White"), (white, "Tom Chitling")):
+        lead = pairs[frozenset((characters[tom].name, characters[other].name))]
+        assert lead.reason == "shorter" and lead.probability == 0.25  # half, shared by two names
+        assert lead.evidence.startswith(f'"Tom" is a shorter form of "{characters[other].aliases[0]}"')
+        assert f'(and of "{also}")' in lead.evidence
+    assert sum(s.reason == "shorter" for s in suggestions) == 2  # Fagin and Betsy shorten nobody
+
+
+def test_what_counts_as_a_shorter_form_of_a_name():
+    from litlens.quotes.characters import _shortens
+
+    assert _shortens("Mr. Dashwood", "Mr. John Dashwood")
+    assert _shortens("Tom", "Tom Chitling") and _shortens("Lesley", "Mrs. Lesley")
+    assert not _shortens("Mrs. Dashwood", "Mrs. John Dashwood")  # her husband's name: another woman
+    assert not _shortens("Miss Dashwood", "Mr. John Dashwood")  # another title
+    assert not _shortens("John", "Mrs. John Dashwood")  # her husband's first name
+    assert not _shortens("Mr. John Dashwood", "Mr. Dashwood")
+    assert not _shortens("the Doctor", "the Doctor Smith")
