@@ -225,10 +225,10 @@ class MergeSuggestion:
     what the dialogue says (:func:`~litlens.quotes.answers.dialogue_leads`): "answers" (a
     name in address that the other mostly answers) or "family" (a first name a relative of
     the other sex calls the other by), with the share of that evidence and ``evidence``; or
-    "shorter" (``fold`` or ``keep`` holds only a shorter form of the other's names), with
-    :data:`SHORTER_SCORE` shared among the entries the form may shorten."""
+    "shorter" (``fold`` holds only a shorter form of the names of ``keep``, however often
+    each is mentioned), with :data:`SHORTER_SCORE` shared among the entries it may shorten."""
 
-    keep: int  # index into the list
+    keep: int  # index into the list (the more mentioned; for "shorter", the full name)
     fold: int
     probability: float
     reason: str = "learned"
@@ -452,8 +452,9 @@ def suggest_merges(
         key = ordered(short, long)
         if apart(key) or (key in best and (best[key][1] != "learned" or best[key][0] >= score)):
             continue  # a weaker learned score gives way: the evidence says what else it may be
-        best[key] = (score, "shorter")
-        said[key] = evidence
+        best.pop(key, None)
+        best[(long, short)] = (score, "shorter")  # the short form goes into the full name
+        said[(long, short)] = evidence
     report(1.0, f"{len(best)} suggestions")
     return [MergeSuggestion(keep, fold, round(p, 3), reason, said.get((keep, fold), ""))
             for (keep, fold), (p, reason) in sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))]

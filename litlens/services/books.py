@@ -268,9 +268,10 @@ def merge_suggestions(
     cancelled: Cancelled | None = None,
 ) -> list[dict]:
     """Pairs of the book's characters (as they stand, edits included) that may be one
-    person, likeliest first: ``keep`` (the more mentioned) and ``fold`` with their ids, the
-    probability (for the dialogue's reasons, the share of its evidence), the reason ("names",
-    "learned", "answers", "family" or "shorter") and the evidence in words
+    person, likeliest first: ``keep`` (the more mentioned; for a shorter form, the full
+    name) and ``fold`` with their ids, the probability (for the dialogue's reasons, the
+    share of its evidence), the reason ("names", "learned", "answers", "family" or
+    "shorter") and the evidence in words
     (:func:`~litlens.quotes.characters.suggest_merges`).
     Reads the project only; merging is the user's choice (``editing.merge_characters``)."""
     from litlens.quotes.characters import suggest_merges

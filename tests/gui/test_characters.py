@@ -146,6 +146,25 @@ def test_suggested_merges_say_what_the_dialogue_shows(window, qtbot, tmp_path):
     assert ("Janet", "Mrs. Hall", why) in rows, rows
 
 
+def test_suggested_merges_offer_a_shorter_name_to_each_name_it_may_be(window, qtbot, tmp_path):
+    from litlens.cli import main
+    from tests.quotes.test_dialogue_leads import TWO_TOMS
+
+    path = tmp_path / "toms.txt"
+    path.write_text("CHAPTER I.\n\n" + TWO_TOMS, encoding="utf-8")
+    project = tmp_path / "toms.litlens"
+    assert main(["ingest", str(path), "-p", str(project)]) == 0
+    panel = _open(window, qtbot, project)
+    panel.suggest_button.click()
+    dialog = panel.suggest_dialog
+    qtbot.waitUntil(lambda: dialog.progress.isHidden(), timeout=60000)
+    rows = {tuple(dialog.table.item(r, c).text() for c in range(3)) for r in range(dialog.table.rowCount())}
+    assert rows == {
+        ("Tom", "Tom Chitling", '"Tom" is a shorter form of "Tom Chitling" (and of "Tom White")'),
+        ("Tom", "Tom White", '"Tom" is a shorter form of "Tom White" (and of "Tom Chitling")'),
+    }
+
+
 def test_characters_panel_closed_right_after_a_resize_leaves_no_late_call(qtbot, gold_project):
     import shiboken6
     from PySide6.QtWidgets import QApplication

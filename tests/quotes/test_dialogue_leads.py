@@ -211,6 +211,7 @@ def test_a_first_name_two_full_names_share_is_suggested_for_each_not_joined():
     for other, also in ((chitling, "Tom White"), (white, "Tom Chitling")):
         lead = pairs[frozenset((characters[tom].name, characters[other].name))]
         assert lead.reason == "shorter" and lead.probability == 0.25  # half, shared by two names
+        assert (lead.keep, lead.fold) == (other, tom)  # into the full name, though "Tom" is named more
         assert lead.evidence.startswith(f'"Tom" is a shorter form of "{characters[other].aliases[0]}"')
         assert f'(and of "{also}")' in lead.evidence
     assert sum(s.reason == "shorter" for s in suggestions) == 2  # Fagin and Betsy shorten nobody
