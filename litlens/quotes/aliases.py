@@ -580,8 +580,8 @@ def _narrated_apart(pet: _Entity, target: _Entity) -> bool:
     and the full name's by title and surname ("Mr. Gradgrind looked at the children")? A
     narrator keeps one register for one person, so these are two (a son and his father);
     "Evie", only ever spoken, may still be Miss Howard."""
-    if sum(f.count - f.spoken for f in pet.forms) < _PET_NARRATED:
-        return False
+    if sum(f.count - f.spoken for f in pet.forms if len(f.words) == 1 and not f.hon) < _PET_NARRATED:
+        return False  # the pet name alone: "Bill" only ever spoken, "Bill Sikes" narrated, is Mr. Sikes
     narrated = sum(f.count - f.spoken for f in target.forms)
     formal = sum(f.count - f.spoken for f in target.forms if f.hon and f.hon != "Master"
                  and _HONORIFICS[f.hon][1] != "any")

@@ -1014,6 +1014,15 @@ SPOKEN_PET_NAME = """Evelyn Howard was a pleasant-looking woman. Miss Howard sho
 "Evie is right," said John. Miss Howard came back with her hat.
 """
 
+# The pet name alone decides the register: "Bill" only ever spoken, the narration's "Bill
+# Sikes" and "Mr. Sikes" (and a formal "Mr. William Sikes") are one man.
+SIKES = """Bill Sikes came in and threw down his hat. Mr. Sikes was in a bad temper.
+"Bill, you're late," said Nancy. Mr. Sikes growled, and he sat down by the fire.
+"Where's the Jew?" said Mr. Sikes. Bill Sikes looked round the room.
+"Don't, Bill," said Nancy. Mr. Sikes filled his glass, and he drank.
+The warrant named Mr. William Sikes. Bill Sikes laughed at it.
+"""
+
 
 def test_characters_a_pet_name_narrated_is_not_the_full_name_narrated_by_title():
     names = ("Thomas Gradgrind", "Mr. Gradgrind", "Tom")
@@ -1030,6 +1039,10 @@ def test_characters_a_pet_name_narrated_is_not_the_full_name_narrated_by_title()
     names = ("Evelyn Howard", "Miss Howard", "Evie", "John")
     characters = discover_characters(SPOKEN_PET_NAME, mentions(SPOKEN_PET_NAME, *names), _quotations(SPOKEN_PET_NAME))
     assert owner(characters, "Evie") is owner(characters, "Miss Howard") is not None
+    names = ("Bill Sikes", "Mr. Sikes", "Bill", "Mr. William Sikes", "Nancy")
+    characters = discover_characters(SIKES, mentions(SIKES, *names), _quotations(SIKES))
+    assert owner(characters, "Bill") is owner(characters, "Mr. Sikes") is owner(characters, "Bill Sikes") is not None
+    assert owner(characters, "Mr. William Sikes") is owner(characters, "Bill")
 
 
 # "Miss" + surname is the eldest unmarried daughter: the younger sisters are titled by their
