@@ -129,37 +129,33 @@ def test_suggested_merges_can_be_cancelled(window, qtbot, fresh_gold):
     assert dialog.table.rowCount() == 0 and not dialog.merge_button.isEnabled()
 
 
-def test_suggested_merges_say_what_the_dialogue_shows(window, qtbot, tmp_path):
+def _suggested_rows(window, qtbot, tmp_path, text: str) -> list[tuple[str, str, str]]:
+    """The rows (merge, into, why) *Suggest merges* shows for ``text`` ingested as a book."""
     from litlens.cli import main
-    from tests.quotes.test_dialogue_leads import SPOUSES
 
-    path = tmp_path / "inn.txt"
-    path.write_text("CHAPTER I.\n\n" + SPOUSES, encoding="utf-8")
-    project = tmp_path / "inn.litlens"
+    path = tmp_path / "book.txt"
+    path.write_text("CHAPTER I.\n\n" + text, encoding="utf-8")
+    project = tmp_path / "book.litlens"
     assert main(["ingest", str(path), "-p", str(project)]) == 0
     panel = _open(window, qtbot, project)
     panel.suggest_button.click()
     dialog = panel.suggest_dialog
     qtbot.waitUntil(lambda: dialog.progress.isHidden(), timeout=60000)
-    rows = [tuple(dialog.table.item(r, c).text() for c in range(3)) for r in range(dialog.table.rowCount())]
+    return [tuple(dialog.table.item(r, c).text() for c in range(3)) for r in range(dialog.table.rowCount())]
+
+
+def test_suggested_merges_say_what_the_dialogue_shows(window, qtbot, tmp_path):
+    from tests.quotes.test_dialogue_leads import SPOUSES
+
+    rows = _suggested_rows(window, qtbot, tmp_path, SPOUSES)
     why = 'Mr. Hall says "Janet" (2 of 2); the one woman of the family with no first name'
     assert ("Janet", "Mrs. Hall", why) in rows, rows
 
 
 def test_suggested_merges_offer_a_shorter_name_to_each_name_it_may_be(window, qtbot, tmp_path):
-    from litlens.cli import main
     from tests.quotes.test_dialogue_leads import TWO_TOMS
 
-    path = tmp_path / "toms.txt"
-    path.write_text("CHAPTER I.\n\n" + TWO_TOMS, encoding="utf-8")
-    project = tmp_path / "toms.litlens"
-    assert main(["ingest", str(path), "-p", str(project)]) == 0
-    panel = _open(window, qtbot, project)
-    panel.suggest_button.click()
-    dialog = panel.suggest_dialog
-    qtbot.waitUntil(lambda: dialog.progress.isHidden(), timeout=60000)
-    rows = {tuple(dialog.table.item(r, c).text() for c in range(3)) for r in range(dialog.table.rowCount())}
-    assert rows == {
+    assert set(_suggested_rows(window, qtbot, tmp_path, TWO_TOMS)) == {
         ("Tom", "Tom Chitling", '"Tom" is a shorter form of "Tom Chitling" (and of "Tom White")'),
         ("Tom", "Tom White", '"Tom" is a shorter form of "Tom White" (and of "Tom Chitling")'),
     }
