@@ -261,7 +261,7 @@ def _article_forms(forms: dict, scan: _TextIndex, name_words: set) -> None:
     Man", "the March Hare" (the NER leaves the article out); each gets a "the" form too,
     unless it is a family ("the Bennets"). Counted on the name's first word, capitalised
     inside a sentence."""
-    for key in [k for k, f in forms.items() if not k[0] and f.ner and not _plural(k[1][-1], name_words)]:
+    for key in [k for k, f in forms.items() if not k[0] and f.ner and not _plural(k[1][-1], name_words, scan)]:
         first = key[1][0]
         the = scan.after_the[first]
         if the < max(_ARTICLE_MIN, _ARTICLE_SHARE * scan.capitalised_mid[first]):
@@ -292,7 +292,7 @@ def _filter_forms(forms: dict, scan: _TextIndex) -> dict:
             for word in (words[0], source.surname):
                 key = ("", (word,))
                 if (key not in kept and word not in _NON_NAMES and word not in _PARTICLES
-                        and not _plural(word, name_words) and _looks_like_name(word, scan)):
+                        and not _plural(word, name_words, scan) and _looks_like_name(word, scan)):
                     derived.setdefault(key, _Form("", (word,)))
     firsts = {k[1][0] for k in list(kept) + list(derived) if not k[0] and len(k[1]) == 1}
     lasts = firsts | {k[1][0] for k in kept if k[0] and k[0] != "the" and len(k[1]) == 1}
@@ -336,7 +336,7 @@ def _keep(key: tuple[str, tuple[str, ...]], form: _Form, scan: _TextIndex, name_
         return False
     if len(words) == 1 and not hon and _group_plural(words[0], scan):
         return False  # "several Basques said": people of a nation or a kind, not a character
-    if len(words) == 1 and _plural(words[0], name_words):
+    if len(words) == 1 and _plural(words[0], name_words, scan):
         word = words[0]
         if hon in ("Miss", "Mr") or scan.after_the[word] >= 0.5 * scan.capitalised_mid[word]:
             return False  # "the Bennets", "the Miss Bennets", "the Collinses": a family
@@ -366,10 +366,18 @@ def _group_plural(word: str, scan: _TextIndex) -> bool:
     return any(len(s) >= 3 and scan.words[s] for s in singulars)
 
 
-def _plural(word: str, name_words: set) -> bool:
+_PLURAL_SHARE = 0.1  # a family's singular is written at least this share as often as its plural
+
+
+def _plural(word: str, name_words: set, scan: _TextIndex) -> bool:
+    """The word is the plural of a name word of this text ("Bennets", "Collinses"). A family's
+    members are named one by one too, so the singular must be written at least
+    :data:`_PLURAL_SHARE` as often: one misprinted "Mr. Sike's" does not make the Sikes a
+    family of a name written 340 times."""
     if not word.endswith("s"):
         return False
-    return word[:-1] in name_words or word.endswith("es") and word[:-2] in name_words
+    singulars = [s for s in (word[:-1], word[:-2] if word.endswith("es") else "") if s in name_words]
+    return any(scan.words[s] >= _PLURAL_SHARE * scan.words[word] for s in singulars)
 
 
 def _sentence_opening(words: list[str], start: int, scan: _TextIndex) -> bool:

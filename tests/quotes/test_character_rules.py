@@ -134,6 +134,24 @@ def test_characters_a_counted_plural_is_a_group_not_a_character():
     assert owner(characters, "Hobbs") is not None
 
 
+# A family's plural beside one misprint: "Mr. Sike's" once is no singular of "Mr. Sikes", written
+# on every page; "the Maylies" is still a family, its members named one by one.
+MISPRINT = """Bill Sikes came in. "Where is the boy?" said Mr. Sikes. Mr. Sikes sat down.
+"Gone," said Nancy. Mr. Sikes swore, and Mr. Sikes drank. A brief exercise of Mr. Sike's art
+followed. "Find him," said Mr. Sikes, and Bill Sikes went out. Mr. Sikes was gone an hour.
+The Maylies lived in the country. "He is safe," said Mrs. Maylie. Rose Maylie smiled.
+"He is with us," said Rose Maylie. The Maylies were kind to him. Mr. Sikes did not know it.
+"""
+
+
+def test_characters_one_misprinted_singular_makes_no_family_of_a_name():
+    characters = discover_characters(MISPRINT, mentions(MISPRINT, "Bill Sikes", "Sikes", "Sike", "Nancy",
+                                                        "Maylies", "Maylie", "Rose Maylie"))
+    sikes = owner(characters, "Bill Sikes")
+    assert sikes is not None and owner(characters, "Mr. Sikes") is sikes
+    assert owner(characters, "Maylies") is None
+
+
 # Oaths written as dialect, which the NER may tag PERSON: "Lor!" is no Mr. Lor.
 OATHS = """"Lor, what a night!" said Mrs. Bedwin. "Lor bless us, the boy is wet."
 "Lawks, ma'am," said the girl. "Lor, how he shivers!" Lor, it was cold.

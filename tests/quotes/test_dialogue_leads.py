@@ -111,6 +111,33 @@ def test_a_name_in_address_mostly_answered_by_one_entry_is_suggested_as_his():
     assert '"Fagin"' in lead.evidence and "2 of 3" in lead.evidence
 
 
+# Five answers of seven by "the Jew" (0.71): the share that joins (Oliver Twist's "Fagin" is
+# answered 16 times of 22 so), though a speaker's other tags take some of the answers.
+MOSTLY_ANSWERED = ANSWERED + """
+"Fagin, where is Nancy?" asked the Dodger.
+
+"At the Cripples, my dear," said the Jew.
+
+"Fagin, will Bill come?" asked the Dodger.
+
+"Bill comes when he likes," said Charley Bates.
+
+"Fagin, the candle is out," said the Dodger.
+
+"Light it, my dear," said the Jew.
+
+"Fagin, is it raining?" asked the Dodger.
+
+"It is, my dear," said the Jew. He shivered.
+"""
+
+
+def test_a_name_in_address_answered_seven_times_in_ten_by_one_entry_is_his():
+    characters, suggestions = _suggest(MOSTLY_ANSWERED, "the Jew", "Fagin", "the Dodger", "Charley Bates")
+    assert _entry(characters, "the Jew") == _entry(characters, "Fagin")
+    assert _entry(characters, "Charley Bates") != _entry(characters, "Fagin")
+
+
 # The same share of answers between two men of different surnames: two people, so no lead
 # (a woman's surname may change when she marries, a man's does not).
 SURNAMES = """Holmes sat by the fire. Dr. Watson and Mr. Jones stood at the window.
