@@ -377,7 +377,7 @@ def score_suggestions(text, persons, detected, characters, to_gold, gold, gold_c
     right = [s for s in suggestions if to_gold[s.keep] is not None and to_gold[s.keep] == to_gold[s.fold]]
     return {"suggestions": len(suggestions), "suggestions_right": len(right),
             "splits_reached": len({to_gold[s.keep] for s in right} & split),
-            "suggested": [(characters[s.keep].name, characters[s.fold].name, s.probability) for s in suggestions]}
+            "suggested": [(characters[s.keep].name, characters[s.fold].name, s.probability, s.reason) for s in suggestions]}
 
 
 FIGURES = ("speaking", "found", "split", "joined", "gender_n", "gender_ok", "quotations_given", "quotations_nonchar",
