@@ -180,8 +180,7 @@ def main() -> None:
     person_cv = classifier_cv(books, kept, "entry_labels")
     print("entries (CV):", person_cv)
     for t in PERSON_GRID:
-        score(f"{best_join} + person {t}", [keep_entries(b["joined"], kept[i], t,
-                                                         speakers(b["joined"], b["detected"], kept[i]))
+        score(f"{best_join} + person {t}", [keep_entries(b["joined"], kept[i], t, speakers(b["joined"], b["detected"]))
                                             for i, b in enumerate(books)])
     persons = [k for k in grid if "person" in k and grid[k]["found%"] >= grid[best_join]["found%"] - FOUND_SLACK]
     best = max(persons, key=lambda k: (merit(grid[k]), k)) if persons else best_join

@@ -74,8 +74,8 @@ class CharacterModel:
             found = join_pairs(found, pairs, d.probabilities(rows), d.threshold, d.floor)
         if self.person is not None:
             d = self.person
-            probabilities = d.probabilities(entry_rows(found, quotations))
-            found = keep_entries(found, probabilities, d.threshold, speakers(found, quotations, probabilities))
+            found = keep_entries(found, d.probabilities(entry_rows(found, quotations)), d.threshold,
+                                 speakers(found, quotations))
         return found
 
     def to_json(self) -> str:

@@ -107,14 +107,10 @@ def entry_rows(found: Found, quotations: list | None = None) -> np.ndarray:
 
 CUED_TWICE = 2  # explicit cues naming a form that make its entry a speaker
 ADDRESSED_NER = 0.5  # share of its mentions the NER calls a person that lets an untitled common word in address stay
-# the person probability under which an entry only addressed, without a title, is left out all the same
-# (held-out probabilities, chosen on split halves of the 20 PDNC novels: docs/characters.md)
-ADDRESSED_FLOOR = 0.1
 _CUE_NAME = re.compile(rf"(?:[{_UP}][\w'’-]*\.?|{_LOWER_PARTICLE})(?:\s+(?:[{_UP}][\w'’-]*\.?|{_LOWER_PARTICLE}))*")
 
 
-def speakers(found: Found, quotations: list | None = None,
-             probabilities: np.ndarray | None = None) -> list[bool]:
+def speakers(found: Found, quotations: list | None = None) -> list[bool]:
     """Entries that speak or are spoken to: the subject of a speech verb ("said Mrs. Long"),
     the speaker a detected quotation names, a name its explicit cues give twice ("expostulated
     Mr. Todd": the cue grammar reads verbs the speech-tag patterns do not), or a name
@@ -124,14 +120,7 @@ def speakers(found: Found, quotations: list | None = None,
     words the book never writes in lower case: a quotation also opens with a greeting or an
     oath ('"Merry Christmas, Marilla!"', '"By Jove, ..."') and quotes a book's or an inn's
     name ('"Central Italy," by Baedeker', the "Jolly Cricketers"), and none of those is
-    anybody, while a name the NER has never met ("Kafarol") is written capitalised only.
-
-    With the classifier's ``probabilities`` (one per entry), an entry only addressed, and
-    never with a title, does not stay when the classifier is all but sure it is nobody (under
-    :data:`ADDRESSED_FLOOR`): an inn's name in quotation marks ('in the garden of the "Trois
-    Couronnes,"'), a word of a speech read as a name ('"Telepathy, possibly."'), or the first
-    name a mother calls her son by once ('"James," said Mrs. Rushworth'), whom the list already
-    holds under his own name. A title addressed ('"Well, Mr. Vyse!"') is someone all the same."""
+    anybody, while a name the NER has never met ("Kafarol") is written capitalised only."""
     named: set[str] = {_normal(q.speaker) for q in quotations or [] if getattr(q, "speaker", None)}
     cued = Counter(_normal(name) for q in quotations or [] for name in _cue_names(q))
     cued_twice = {name for name, n in cued.items() if n >= CUED_TWICE}
@@ -145,11 +134,9 @@ def speakers(found: Found, quotations: list | None = None,
         words = {w.split()[-1] for f in e.forms for w in f.words if w not in _PARTICLES}
         return not any(found.scan.lower_count(w) for w in words)
 
-    probabilities = [1.0] * len(entities) if probabilities is None else probabilities
     # a cue names a form as written, title and all: "said Henry" is not "Sir Henry"
-    out = [bool(spoken_to(e) and (p >= ADDRESSED_FLOOR or e.honorifics())
-                or any(f.tags or _form_keys(f) & named or _written_keys(f) & cued_twice for f in e.forms))
-           for e, p in zip(entities, probabilities)]
+    out = [spoken_to(e) or any(f.tags or _form_keys(f) & named or _written_keys(f) & cued_twice for f in e.forms)
+           for e in entities]
     # "said the general" speaks for the most mentioned entry titled so ("General Tilney"),
     # which the text may never name at a speech verb
     for title in _titles_described(quotations):

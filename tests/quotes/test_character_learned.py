@@ -14,7 +14,7 @@ from litlens.quotes.characters import discover_characters, find_entities
 from litlens.model import Quotation
 from litlens.quotes.forms import _Form
 from litlens.quotes.learned import MODEL_FILE, CharacterModel, CharacterModelError, Decision, default_model
-from litlens.quotes.people import KEEP_FEATURES, entry_rows, keep_entries, speakers
+from litlens.quotes.people import KEEP_FEATURES, entry_rows, speakers
 from litlens.quotes.same_person import FEATURES, join_pairs, pair_rows
 from tests.quotes.conftest import mentions
 
@@ -215,27 +215,6 @@ def test_a_name_addressed_after_you_counts_as_spoken_to():
     # a list in narration is no address
     listed = find_entities("Annie, Dorcas, and Poirot went in.", mentions("Annie, Dorcas, and Poirot went in.", "Annie", "Dorcas", "Poirot"))
     assert all(f.addressed == 0 for e in listed.entities for f in e.forms)
-
-
-def test_an_entry_only_addressed_stays_unless_the_classifier_is_all_but_sure_it_is_nobody():
-    # Annie is only addressed, without a title, and Poirot speaks: with the classifier's
-    # probabilities an entry only addressed stays from ADDRESSED_FLOOR on and is left out under
-    # it; a speaker always stays (and a title addressed: test_character_rules, "Mr. Vyse")
-    from litlens.quotes.people import ADDRESSED_FLOOR
-
-    text = ('Poirot sent for Annie. Annie came up the stairs.\n\n'
-            '"I sent for you, Annie, because you may know something," said Poirot.\n\n'
-            'Annie blushed. "I am sure, sir, that I never saw it."\n')
-    found = find_entities(text, mentions(text, "Annie", "Poirot"))
-    entities = [e for e in found.entities if e.forms]
-    annie = next(k for k, e in enumerate(entities) if any(f.words == ("Annie",) for f in e.forms))
-    poirot = next(k for k, e in enumerate(entities) if any(f.words == ("Poirot",) for f in e.forms))
-    for p, stays in ((ADDRESSED_FLOOR, True), (ADDRESSED_FLOOR / 2, False)):
-        probabilities = np.full(len(entities), p)
-        speaking = speakers(found, None, probabilities)
-        assert speaking[annie] is stays and speaking[poirot]
-        kept = keep_entries(found, probabilities, 0.9, speaking).entities
-        assert (entities[annie] in kept) is stays and entities[poirot] in kept
 
 
 def test_a_greeting_or_a_quoted_title_at_a_quotations_edge_is_nobody_addressed():
