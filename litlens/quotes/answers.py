@@ -12,12 +12,11 @@ person addressed answering. Each name in address counts who answers it, itself i
 (Anne, addressed by Marilla, mostly answers as "said Anne"). When one other entry gives at
 least :data:`MIN_ANSWERS` of its answers and :data:`SHARE` of them all, the name is that
 entry's name in address: "Harry" (never tagged) answered 16 times of 17 by Lord Henry, and
-"Fagin" answered 16 times of 22 as "said the Jew" (Sikes, whose "said Mr. Sikes" is a tag
-of his, answers twice). Not when their sexes differ or the text
-names both in one clause (two people), and an answer does not count when the speech that
-addresses the name is tagged with the answerer himself, nor when the narration between the
-two names the answerer (the scene has moved: "Helen, give Mr. Bast his umbrella," then
-"Jacky waited at the flat" and Jacky's speech). A name that speech tags also use
+"Fagin" answered 16 times of 22 as "said the Jew" (twice by Sikes). Not when their sexes
+differ or the text names both in one clause (two people), and an answer does not count when
+the speech that addresses the name is tagged with the answerer himself, nor when the
+narration between the two names the answerer (the scene has moved: "Helen, give Mr. Bast his
+umbrella," then "Jacky waited at the flat" and Jacky's speech). A name that speech tags also use
 is someone who speaks; it needs :data:`SPEAKER_ANSWERS` answers before the share says
 anything.
 
