@@ -40,7 +40,7 @@ from litlens.quotes.same_person import _surnames
 from litlens.text.paragraphs import find_paragraphs
 
 MIN_ANSWERS = 2  # answers that make a name in address someone's (chosen on split halves, docs/characters.md)
-SHARE = 0.7  # ... and the share of its answers that one entry gives (docs/characters.md, twenty-ninth session)
+SHARE = 0.7  # ... and the share of its answers that one entry gives (twenty-ninth session)
 # answers a name that speech tags also use needs: a speaker who answers for himself half the
 # time does not in five answers once in 32 ("Mrs. Moore", answered twice by her son)
 SPEAKER_ANSWERS = 5

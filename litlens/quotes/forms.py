@@ -360,7 +360,7 @@ def _group_plural(word: str, scan: _TextIndex) -> bool:
     if word.endswith("men"):
         singulars = [word[:-3] + "man"]
     elif word.endswith("s") and not word.endswith("ss"):
-        singulars = [word[:-1]] + ([word[:-2]] if word.endswith("es") else [])
+        singulars = _singulars(word)
     else:
         return False
     return any(len(s) >= 3 and scan.words[s] for s in singulars)
@@ -376,8 +376,13 @@ def _plural(word: str, name_words: set, scan: _TextIndex) -> bool:
     family of a name written 340 times."""
     if not word.endswith("s"):
         return False
-    singulars = [s for s in (word[:-1], word[:-2] if word.endswith("es") else "") if s in name_words]
-    return any(scan.words[s] >= _PLURAL_SHARE * scan.words[word] for s in singulars)
+    return any(s in name_words and scan.words[s] >= _PLURAL_SHARE * scan.words[word] for s in _singulars(word))
+
+
+def _singulars(word: str) -> list[str]:
+    """What a word ending in "s" may be the plural of: "Bennets" of "Bennet", "Collinses" of
+    "Collinse" or "Collins"."""
+    return [word[:-1]] + ([word[:-2]] if word.endswith("es") else [])
 
 
 def _sentence_opening(words: list[str], start: int, scan: _TextIndex) -> bool:
